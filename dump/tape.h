@@ -1,0 +1,79 @@
+/*
+ * tape.h - the master's interface to the output pipeline.
+ *
+ * The master (traverse.c) describes the archive as a sequence of 1 KiB
+ * tape blocks: headers it built, blocks copied from memory, and blocks
+ * to be read from the file-system device.  tape.c groups them into
+ * records of ntrec blocks, hands each record's description to one of
+ * three slaves in turn (they pread the disk blocks and assemble the
+ * record in a shared-memory ring), and a writer process drains the ring
+ * to the output in its native block.  The master never touches the
+ * output file descriptor.
+ */
+#ifndef DUMP_TAPE_H
+#define DUMP_TAPE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dumprestore.h"
+
+struct tape_config {
+	const char *output;	/* -f name; "-" is standard output */
+	const char *device;	/* file-system device or image the slaves read */
+	int ntrec;		/* tape blocks per record (-b) */
+	int verbose;
+	/* Fields every header of this dump carries: c_date, c_ddate,
+	 * c_level, c_label, c_filesys, c_dev, c_host.  tape.c builds each
+	 * volume's TS_TAPE header from it. */
+	const union u_spcl *ident;
+};
+
+/*
+ * Open the output, start the writer and the three slaves, and queue the
+ * TS_TAPE header of volume 1 (printing "Volume 1 started with block 1
+ * at: <date>").  Reports its own errors; returns 0, or -1 when the
+ * output cannot be opened.
+ */
+int tape_start(const struct tape_config *cfg);
+
+/*
+ * Queue one header.  tape.c fills c_tapea (the block's logical number),
+ * c_volume, c_firstrec, c_ntrec, c_magic, sets DR_NEWINODEFMT in
+ * c_flags, and computes c_checksum; the caller fills everything else.
+ * The caller's header is updated with those values.
+ */
+void tape_header(union u_spcl *h);
+
+/* Queue nblocks tape blocks copied from buf (nblocks * TP_BSIZE bytes). */
+void tape_mem(const void *buf, size_t nblocks);
+
+/* Queue nblocks tape blocks read from the device starting at byte
+ * offset off (a multiple of TP_BSIZE); consecutive calls for adjacent
+ * ranges are read by the slave in one pread. */
+void tape_disk(uint64_t off, size_t nblocks);
+
+/* Queue nblocks tape blocks of zeros. */
+void tape_zero(size_t nblocks);
+
+/* Number of tape blocks queued so far: the c_tapea of the next block. */
+uint64_t tape_blocks(void);
+
+/*
+ * End the dump: queue TS_END headers (built from *end, whose c_type and
+ * c_inumber the caller set) until the record is full - at least one -
+ * then wait for every record to reach the output, flush it (fsync for
+ * files and block devices), close it and print the volume lines
+ * ("Closing <name>", "Volume 1 completed at: ...", "Volume 1 N blocks
+ * (X.XXMB)", and "took"/"transfer rate" when it took a second or more).
+ * Returns 0, or -1 after reporting an error.
+ */
+int tape_finish(union u_spcl *end);
+
+/* Kill the slaves and the writer (used when the dump aborts). */
+void tape_kill_helpers(void);
+
+/* Whether the output is standard output or a FIFO (messages differ). */
+int tape_output_is_pipe(void);
+
+#endif /* DUMP_TAPE_H */
