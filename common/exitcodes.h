@@ -12,7 +12,7 @@
 #define X_ABORT		3	/* the entire dump is aborted */
 
 /* restore */
-#define R_OK		0
+#define R_SUCCESS	0
 #define R_ERROR		1	/* usage, unreadable input, refused question */
 #define R_COMPARE_DIFF	2	/* -C found differences */
 #define R_LOST_REMOTE	3	/* lost connection to the rmt server */
@@ -23,5 +23,8 @@
 #define RMT_BAD_WRITE	2	/* bad or short W request */
 #define RMT_BAD_COMMAND	3	/* unknown command byte */
 #define RMT_NO_MEMORY	4
+/* A reply could not be written: the client has gone.  (0.4b47 kept
+ * reading; every later reply would be lost as well.) */
+#define RMT_LOST_CLIENT	5
 
 #endif /* EXITCODES_H */

@@ -18,8 +18,16 @@
 
 #include "dumprestore.h"
 
+/*
+ * Every field added after issue 2 is off when zero, so a caller that
+ * memsets the structure and sets only the first five gets a single
+ * uncompressed volume as before.
+ */
 struct tape_config {
-	const char *output;	/* -f name; "-" is standard output */
+	/* -f name; "-" is standard output.  A comma-separated list
+	 * "a,b,c" names volumes 1, 2, 3 (the last name is reused for any
+	 * further volume, after the operator changed the media). */
+	const char *output;
 	const char *device;	/* file-system device or image the slaves read */
 	int ntrec;		/* tape blocks per record (-b) */
 	int verbose;
@@ -27,6 +35,17 @@ struct tape_config {
 	 * c_level, c_label, c_filesys, c_dev, c_host.  tape.c builds each
 	 * volume's TS_TAPE header from it. */
 	const union u_spcl *ident;
+
+	/* -z / -j / -y: enum compress_method (compress.h), 0 = off; and the
+	 * level given with it (-z6 -> 6), 0 = default (2, as 0.4b47). */
+	int compress;
+	int compress_level;
+	/* -B n[,n...]: volume sizes in 1 KiB blocks, for volumes 1, 2, ...;
+	 * the last value repeats.  nvolsize == 0: no size limit. */
+	const long *volsize;
+	int nvolsize;
+	int multi;		/* -M: volume n goes to <output>%03d */
+	int noask;		/* -q: a question aborts the dump */
 };
 
 /*
@@ -69,6 +88,26 @@ uint64_t tape_blocks(void);
  * Returns 0, or -1 after reporting an error.
  */
 int tape_finish(union u_spcl *end);
+
+/* Volumes written so far (after tape_finish: the total, for "on V
+ * volume(s)"). */
+int tape_volumes(void);
+
+/*
+ * Compression totals for "Wrote <u>kB uncompressed, <c>kB compressed,
+ * <ratio>:1": *ukb = tape blocks dumped, *ckb = bytes written / 1024.
+ * Returns 0 when the dump is not compressed (nothing set).
+ */
+int tape_compress_totals(uint64_t *ukb, uint64_t *ckb);
+
+/*
+ * Name of the output of volume vol (1-based) under cfg: with -M
+ * <output>%03d, with a comma list its vol-th element (the last one
+ * reused), else output itself.  Written into buf (len bytes).  main.c
+ * uses it for volume 1 in "Dumping ... to <name>".
+ */
+void tape_volume_name(const struct tape_config *cfg, int vol, char *buf,
+    size_t len);
 
 /* Kill the slaves and the writer (used when the dump aborts). */
 void tape_kill_helpers(void);

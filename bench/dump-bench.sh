@@ -1,0 +1,27 @@
+#!/bin/sh
+# dump-bench.sh - our dump against dump 0.4b47, side by side in one run
+# (issue "dump, level 0"): level 0 of a few hundred MB ext4 image to a file
+# and to /dev/null, warm and cold cache, default -b and -b 64.  Each case
+# runs RUNS times (default 3) alternating ours/0.4b47; medians are printed
+# as "ours vs 0.4b47" with the speed-up (0.4b47 wall / ours wall) and the
+# memory ratio (ours / 0.4b47).  Usage: sh bench/dump-bench.sh [MB]
+. "$(dirname "$0")/lib.sh"
+bench_need
+MB=${1:-300}
+echo "building a ${MB} MB tree and image in $WORK ..."
+bench_tree "$WORK/tree" "$MB"
+DEV=$(bench_image "$WORK/fs.img" "$WORK/tree" $((MB + MB / 2 + 64)))
+rm -rf "$WORK/tree"
+OUT=$WORK/out.dump
+echo "image: $DEV; $RUNS runs each, medians; ours vs dump 0.4b47"
+for b in "" "-b 64"; do
+	bl=${b:-default -b}
+	bench_pair "file, warm, $bl" "rm -f $OUT" \
+	    "$OUR_DUMP -0 $b -f $OUT $DEV" "$REF_DUMP -0 $b -f $OUT $DEV"
+	bench_pair "file, cold, $bl" "rm -f $OUT; drop_caches" \
+	    "$OUR_DUMP -0 $b -f $OUT $DEV" "$REF_DUMP -0 $b -f $OUT $DEV"
+	bench_pair "/dev/null, warm, $bl" ":" \
+	    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$REF_DUMP -0 $b -f /dev/null $DEV"
+	bench_pair "/dev/null, cold, $bl" "drop_caches" \
+	    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$REF_DUMP -0 $b -f /dev/null $DEV"
+done

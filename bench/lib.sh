@@ -1,0 +1,103 @@
+# bench/lib.sh - shared pieces of the benchmark scripts: finding the
+# binaries (ours and dump 0.4b47), building a test file system, running a
+# command N times alternating between implementations and printing the
+# medians side by side with ratios.  Benchmarks print figures; they never
+# pass or fail on a timing.
+set -eu
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$BENCH_DIR/.." && pwd)
+OUR_DUMP=${OUR_DUMP:-$TOP/dump/dump}
+OUR_RESTORE=${OUR_RESTORE:-$TOP/restore/restore}
+REF_DUMP=${REF_DUMP:-$TOP/tests/oracle/sbin/dump}
+REF_RESTORE=${REF_RESTORE:-$TOP/tests/oracle/sbin/restore}
+RUNS=${RUNS:-3}
+WORK=${BENCH_WORK:-$(mktemp -d /var/tmp/dumpbench.XXXXXX)}
+LOOPS=""
+
+bench_cleanup() {
+	for l in $LOOPS; do losetup -d "$l" 2>/dev/null || :; done
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$WORK"
+}
+trap bench_cleanup EXIT INT TERM
+
+bench_need() {
+	[ "$(id -u)" = 0 ] || { echo "benchmarks need root (loop devices, drop_caches)" >&2; exit 1; }
+	[ -x "$REF_DUMP" ] || sh "$TOP/tests/helpers/fetch-oracle.sh" >/dev/null
+	for b in "$OUR_DUMP" "$REF_DUMP"; do
+		[ -x "$b" ] || { echo "missing $b: build first (make)" >&2; exit 1; }
+	done
+}
+
+# bench_tree DIR MB: a tree of about MB megabytes: a few large files,
+# medium files and many small ones, incompressible content.
+bench_tree() {
+	python3 - "$1" "$2" <<'PY'
+import os, sys
+root, mb = sys.argv[1], int(sys.argv[2])
+rnd = open("/dev/urandom", "rb")
+os.makedirs(root, exist_ok=True)
+big = mb * 6 // 10
+for i in range(4):
+    with open(os.path.join(root, "big%d.bin" % i), "wb") as f:
+        f.write(rnd.read(big * 1024 * 1024 // 4))
+med = os.path.join(root, "medium"); os.makedirs(med, exist_ok=True)
+for i in range(mb * 3 // 10):
+    with open(os.path.join(med, "m%04d" % i), "wb") as f:
+        f.write(rnd.read(1024 * 1024))
+small = os.path.join(root, "small")
+n = mb * 100 // 10
+for i in range(n):
+    d = os.path.join(small, "d%03d" % (i // 500)); os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%05d" % i), "wb") as f:
+        f.write(rnd.read(1 + (i * 7919) % 8192))
+PY
+}
+
+# bench_image IMG TREE SIZE_MB: ext4 image from TREE, attached; prints the loop device.
+bench_image() {
+	mke2fs -q -F -t ext4 -b 4096 -d "$2" "$1" "${3}M"
+	dev=$(losetup -f --show "$1")
+	LOOPS="$LOOPS $dev"
+	echo "$dev"
+}
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+field() { # field NAME < "wall=.. cpu=.." lines
+	sed -n "s/.*$1=\([0-9.]*\).*/\1/p"
+}
+
+# bench_pair LABEL PREP OURS_CMD REF_CMD: run both RUNS times, alternating,
+# PREP before each run (e.g. drop_caches or removing the last output), and
+# print medians and ratios (ours/ref for time and memory; ref/ours is the
+# speed-up).
+bench_pair() {
+	label=$1 prep=$2 ours=$3 ref=$4
+	: > "$WORK/ours.txt"; : > "$WORK/ref.txt"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		eval "$prep"
+		python3 "$BENCH_DIR/measure.py" -e "$WORK/ours.err" sh -c "$ours" >> "$WORK/ours.txt"
+		eval "$prep"
+		python3 "$BENCH_DIR/measure.py" -e "$WORK/ref.err" sh -c "$ref" >> "$WORK/ref.txt"
+		i=$((i + 1))
+	done
+	if grep -qv 'rc=0' "$WORK/ours.txt" "$WORK/ref.txt"; then
+		echo "$label: a run failed:"; cat "$WORK/ours.txt" "$WORK/ref.txt"
+		tail -3 "$WORK/ours.err" "$WORK/ref.err"
+	fi
+	ow=$(field wall < "$WORK/ours.txt" | median); rw=$(field wall < "$WORK/ref.txt" | median)
+	oc=$(field cpu < "$WORK/ours.txt" | median); rc=$(field cpu < "$WORK/ref.txt" | median)
+	om=$(field maxrss < "$WORK/ours.txt" | median); rm_=$(field maxrss < "$WORK/ref.txt" | median)
+	awk -v l="$label" -v ow="$ow" -v rw="$rw" -v oc="$oc" -v rc="$rc" -v om="$om" -v rm="$rm_" 'BEGIN {
+		printf "%-34s wall %7.2fs vs %7.2fs (speed-up %5.2fx)  cpu %6.2fs vs %6.2fs (%5.2fx)  maxrss %6d vs %6d KiB (%4.2fx)\n",
+		    l, ow, rw, (ow > 0 ? rw / ow : 0), oc, rc, (oc > 0 ? rc / oc : 0), om, rm, (rm > 0 ? om / rm : 0) }'
+}

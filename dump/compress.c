@@ -1,0 +1,150 @@
+/*
+ * compress.c - the record codecs of dump's -z, -j and -y options.
+ *
+ * A slave compresses each record of ntrec tape blocks as one unit
+ * (tape-format.md 15): zlib with compress2(), bzip2 with
+ * BZ2_bzBuffToBuffCompress(block size = level, verbosity 0, work factor
+ * 30), LZO with lzo1x_1_compress().  The output buffer is bounded by the
+ * caller (record size - 16): a record that does not shrink that much,
+ * or that the library refuses, is stored raw by the caller, exactly as
+ * dump 0.4b47 does.  Nothing here keeps state between records, so the
+ * three slaves compress in parallel without sharing anything; LZO's
+ * dictionary lives in per-slave work memory.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef HAVE_BZLIB
+#include <bzlib.h>
+#endif
+#ifdef HAVE_LZO
+#include <lzo/lzo1x.h>
+#endif
+
+#include "compress.h"
+
+/* bzip2's work factor as dump 0.4b47 passes it (its default). */
+#define BZ_WORK_FACTOR	30
+#define BZ_VERBOSITY	0
+#define LEVEL_MIN	1
+#define LEVEL_MAX	9
+
+/* Worst-case growth of LZO1X-1 output: len + len/16 + 64 + 3. */
+#define LZO_WORST(len)	((len) + (len) / 16 + 64 + 3)
+
+int
+compress_available(enum compress_method m)
+{
+	switch (m) {
+#ifdef HAVE_ZLIB
+	case COMP_ZLIB:
+		return 1;
+#endif
+#ifdef HAVE_BZLIB
+	case COMP_BZLIB:
+		return 1;
+#endif
+#ifdef HAVE_LZO
+	case COMP_LZO:
+		return lzo_init() == LZO_E_OK;
+#endif
+	default:
+		return 0;
+	}
+}
+
+unsigned
+compress_tape_code(enum compress_method m)
+{
+	switch (m) {
+	case COMP_BZLIB:
+		return COMPRESS_BZLIB;
+	case COMP_LZO:
+		return COMPRESS_LZO;
+	default:
+		return COMPRESS_ZLIB;
+	}
+}
+
+size_t
+compress_work_size(enum compress_method m, size_t len)
+{
+#ifdef HAVE_LZO
+	/* the dictionary, then room for the unbounded LZO output */
+	if (m == COMP_LZO)
+		return LZO1X_1_MEM_COMPRESS + LZO_WORST(len);
+#else
+	(void)len;
+#endif
+	(void)m;
+	return 0;
+}
+
+static int
+clamp_level(int level)
+{
+	if (level == 0)
+		return COMPRESS_DEFAULT_LEVEL;
+	if (level < LEVEL_MIN)
+		return LEVEL_MIN;
+	return level > LEVEL_MAX ? LEVEL_MAX : level;
+}
+
+size_t
+compress_record(enum compress_method m, int level, const void *src,
+    size_t len, void *dst, size_t cap, void *work)
+{
+	level = clamp_level(level);
+	/* the libraries take int or unsigned lengths; records are at most
+	 * 1 MiB, but refuse rather than truncate if that ever changes */
+	if (len > INT_MAX || cap > INT_MAX)
+		return 0;
+	switch (m) {
+#ifdef HAVE_ZLIB
+	case COMP_ZLIB: {
+		uLongf out = (uLongf)cap;
+
+		if (compress2(dst, &out, src, (uLong)len, level) != Z_OK)
+			return 0;
+		return (size_t)out;
+	}
+#endif
+#ifdef HAVE_BZLIB
+	case COMP_BZLIB: {
+		unsigned int out = (unsigned int)cap;
+
+		/* bzlib's prototype is not const-correct; it does not
+		 * modify the source */
+		if (BZ2_bzBuffToBuffCompress(dst, &out, (char *)(uintptr_t)src,
+		    (unsigned int)len, level, BZ_VERBOSITY, BZ_WORK_FACTOR)
+		    != BZ_OK)
+			return 0;
+		return (size_t)out;
+	}
+#endif
+#ifdef HAVE_LZO
+	case COMP_LZO: {
+		unsigned char *tmp = (unsigned char *)work +
+		    LZO1X_1_MEM_COMPRESS;
+		lzo_uint out = 0;
+
+		(void)level;	/* LZO1X-1 has a single level */
+		if (lzo1x_1_compress(src, (lzo_uint)len, tmp, &out, work) !=
+		    LZO_E_OK || out > cap)
+			return 0;
+		memcpy(dst, tmp, out);
+		return (size_t)out;
+	}
+#endif
+	default:
+		(void)src;
+		(void)dst;
+		(void)work;
+		return 0;
+	}
+}

@@ -1,0 +1,44 @@
+/*
+ * compress.h - the record codecs of -z (zlib), -j (bzip2) and -y (LZO),
+ * behind one small interface used by the slaves.
+ */
+#ifndef DUMP_COMPRESS_H
+#define DUMP_COMPRESS_H
+
+#include <stddef.h>
+
+#include "dumprestore.h"
+
+/* Method chosen on the command line; zero means no compression.  (The
+ * on-tape method codes are dumprestore.h's COMPRESS_*.) */
+enum compress_method {
+	COMP_NONE = 0,
+	COMP_ZLIB,
+	COMP_BZLIB,
+	COMP_LZO,
+};
+
+/* The level dump 0.4b47 always uses (zlib level, bzip2 block size):
+ * the default, so that default output equals 0.4b47's byte for byte. */
+#define COMPRESS_DEFAULT_LEVEL	2
+
+/* Whether this build can compress with method m. */
+int compress_available(enum compress_method m);
+
+/* The method's code in the record prefix (TAPEBUF_WORD's flags). */
+unsigned compress_tape_code(enum compress_method m);
+
+/* Bytes of work memory compress_record needs for records of len bytes
+ * (the caller allocates it once per slave). */
+size_t compress_work_size(enum compress_method m, size_t len);
+
+/*
+ * Compress the len bytes at src into dst (room for cap bytes) with
+ * method m at level (1..9; 0 means COMPRESS_DEFAULT_LEVEL).  Returns
+ * the compressed size, or 0 when the method failed or the result does
+ * not fit in cap: the caller then stores the record raw.
+ */
+size_t compress_record(enum compress_method m, int level,
+    const void *src, size_t len, void *dst, size_t cap, void *work);
+
+#endif /* DUMP_COMPRESS_H */

@@ -1,0 +1,154 @@
+/*
+ * dump.h - dump-wide types and the prototypes of the master side.
+ *
+ * main.c fills one struct dump_opts from the command line and passes it
+ * down as const; fsopen.c resolves the operand into a struct dump_fs;
+ * traverse.c builds the inode maps (struct dump_maps) and the estimate;
+ * inode.c, dirconv.c and ea.c turn inodes into archive records through
+ * the tape.h interface; itime.c reads and updates dumpdates; optr.c
+ * prints operator messages.  The output pipeline itself is behind tape.h.
+ */
+#ifndef DUMP_DUMP_H
+#define DUMP_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ext2fs/ext2fs.h>
+
+#include "dumprestore.h"
+
+#define DEFAULT_HONOR_LEVEL	1	/* -h: nodump honoured from level 1 */
+#define MAX_HONOR_LEVEL		10
+#define LABEL_MAX		(LBLSIZE - 1)	/* -L keeps 15 characters */
+#define LABEL_NONE		"none"
+#define UNLISTED_FS		"an unlisted file system"
+
+#ifndef DUMPDATES_PATH
+#define DUMPDATES_PATH		"/var/lib/dumpdates"
+#endif
+#ifndef DEFAULT_TAPE
+#define DEFAULT_TAPE		"/dev/tape"
+#endif
+
+/* Everything the command line says; filled by main(), then const. */
+struct dump_opts {
+	int level;
+	const char *output;		/* -f (or $TAPE, DEFAULT_TAPE) */
+	int ntrec;			/* -b */
+	char label[LBLSIZE];		/* -L, empty: use the fs label */
+	int label_given;
+	int quiet;			/* -q */
+	int verbose;			/* -v */
+	int update;			/* -u */
+	int estimate_only;		/* -S */
+	const char *dumpdates;		/* -D */
+	const char *base_date;		/* -T, instead of dumpdates */
+	int honor_level;		/* -h */
+	uint32_t *excluded;		/* -e / -E inode numbers */
+	size_t nexcluded;
+	char *operand;			/* file system as given, one '/' cut */
+	int all_media;			/* -a given */
+	int compress;			/* -z/-j/-y: enum compress_method */
+	int compress_level;		/* level given with -z/-j, 0: none */
+	long *volsize;			/* -B list, 1 KiB blocks */
+	int nvolsize;
+	int multi;			/* -M */
+};
+
+/* The file system being dumped, as resolved from the operand. */
+struct dump_fs {
+	ext2_filsys fs;
+	char *device;			/* what the slaves pread */
+	char *filesys;			/* c_filesys text */
+	unsigned blocksize;		/* fs block size in bytes */
+	unsigned inode_size;		/* on-disk inode size */
+	ext2_ino_t maxino;		/* s_inodes_count + 1 */
+	char volname[EXT2_LABEL_LEN + 1];
+};
+
+/* Inode bitmaps (bit n-1 is inode n, as in the archive maps). */
+struct dump_maps {
+	ext2_ino_t maxino;
+	size_t mapsize;			/* TAPE_MAPSIZE(maxino) bytes */
+	uint8_t *used;			/* TS_CLRI: allocated inodes */
+	uint8_t *dumped;		/* TS_BITS: inodes on this dump */
+	uint8_t *dirs;			/* candidate directories */
+	uint8_t *excluded;		/* -e/-E, nodump, journal, resize */
+	uint64_t estimate;		/* tape blocks, behaviour.md 2 */
+};
+
+static inline int map_test(const uint8_t *m, ext2_ino_t ino)
+{
+	return (m[(ino - 1) / 8] >> ((ino - 1) % 8)) & 1;
+}
+
+static inline void map_set(uint8_t *m, ext2_ino_t ino)
+{
+	m[(ino - 1) / 8] |= (uint8_t)(1u << ((ino - 1) % 8));
+}
+
+static inline void map_clear(uint8_t *m, ext2_ino_t ino)
+{
+	m[(ino - 1) / 8] &= (uint8_t)~(1u << ((ino - 1) % 8));
+}
+
+/* options.c */
+void options_parse(int argc, char **argv, struct dump_opts *o);
+void options_free(struct dump_opts *o);
+
+/* fsopen.c */
+int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs);
+void fsopen_close(struct dump_fs *dfs);
+
+/* traverse.c */
+void traverse_report_fixed(const struct dump_opts *o,
+			   const struct dump_fs *dfs);
+void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
+		  time_t ddate, struct dump_maps *maps);
+void traverse_free_maps(struct dump_maps *maps);
+void traverse_dump_maps(const struct dump_fs *dfs,
+			const struct dump_maps *maps);
+void traverse_dump_inodes(const struct dump_opts *o,
+			  const struct dump_fs *dfs,
+			  const struct dump_maps *maps, int dirs);
+
+/* inode.c */
+void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+		const struct dump_maps *maps, ext2_ino_t ino,
+		struct ext2_inode_large *in);
+void inode_fill_dinode(const struct dump_fs *dfs,
+		       const struct ext2_inode_large *in,
+		       struct tape_dinode *d);
+void inode_set_ident(const union u_spcl *ident);
+void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino);
+
+/* dirconv.c */
+uint8_t *dirconv_convert(const struct dump_fs *dfs,
+			 const struct dump_maps *maps, ext2_ino_t ino,
+			 size_t *len);
+
+/* ea.c */
+void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+	     ext2_ino_t ino, const struct ext2_inode_large *in,
+	     const struct tape_dinode *d);
+
+/* itime.c */
+struct itime_base {
+	time_t ddate;			/* 0: no base (level 0) */
+	int level;			/* level of the base dump */
+	int found;
+};
+void itime_read(const struct dump_opts *o, struct itime_base *base);
+int itime_parse_date(const char *s, time_t *out);
+int itime_update(const struct dump_opts *o, time_t date);
+
+/* optr.c (besides optr.h) */
+void optr_fs_error(long code, const char *what, const char *obj);
+void optr_ino_error(long code, const char *what, ext2_ino_t ino);
+void optr_progress_start(uint64_t estimate);
+void optr_progress(uint64_t blocks);
+const char *optr_ctime(time_t t);
+
+#endif /* DUMP_DUMP_H */

@@ -1,0 +1,385 @@
+/*
+ * inode.c - the archive records of one inode.
+ *
+ * Every header is built from zero: only the identity fields of the dump
+ * (c_date, c_ddate, c_level, c_label, c_filesys, c_dev, c_host) are
+ * copied from the template, the rest is set for the record at hand, so
+ * no stale field of an earlier header reaches the archive (tape.c adds
+ * c_tapea, c_volume, c_firstrec, c_ntrec, c_magic and the checksum).
+ *
+ * A file's data is a sequence of 1 KiB slots covering its size rounded
+ * up to whole fs blocks; allocated blocks are present slots, everything
+ * else (holes, and ext4 unwritten extents, whose disk bytes are stale)
+ * are holes.  Headers cover TP_NINDIR slots, 256 on 1 KiB-block file
+ * systems as 0.4b47 does.  Present blocks are queued as contiguous disk
+ * runs with tape_disk() so a slave reads each run in one pread.
+ * Inline-data files and fast symlinks are queued from memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "optr.h"
+#include "tape.h"
+#include "xalloc.h"
+
+#define USEC_PER_NSEC_DIV	1000
+#define EXTRA_EPOCH_BITS	2	/* low bits of *_extra: epoch */
+#define FS_BLOCKS_PER_CHUNK_DIV	4	/* 0.4b47 maps fs_block/4 blocks */
+
+/* A run of contiguous allocated fs blocks of one file. */
+struct run {
+	uint64_t lblk;
+	uint64_t pblk;
+	uint64_t len;
+};
+
+struct runlist {
+	struct run *r;
+	size_t n, cap;
+	uint64_t limit;		/* fs blocks covered by the file size */
+};
+
+static union u_spcl ident_tmpl;
+
+void inode_set_ident(const union u_spcl *ident)
+{
+	ident_tmpl = *ident;
+}
+
+/* A fresh header carrying only the dump's identity fields. */
+void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino)
+{
+	const struct s_spcl *t = &ident_tmpl.s_spcl;
+	struct s_spcl *s = &h->s_spcl;
+
+	memset(h, 0, sizeof(*h));
+	s->c_type = type;
+	s->c_date = t->c_date;
+	s->c_ddate = t->c_ddate;
+	s->c_level = t->c_level;
+	s->c_inumber = ino;
+	memcpy(s->c_label, t->c_label, sizeof(s->c_label));
+	memcpy(s->c_filesys, t->c_filesys, sizeof(s->c_filesys));
+	memcpy(s->c_dev, t->c_dev, sizeof(s->c_dev));
+	memcpy(s->c_host, t->c_host, sizeof(s->c_host));
+}
+
+/* Microseconds of a time whose *_extra field lies inside the inode. */
+static uint32_t extra_usec(const struct ext2_inode_large *in,
+			   unsigned inode_size, size_t field_off,
+			   uint32_t extra)
+{
+	if (inode_size <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    field_off + sizeof(uint32_t) >
+	    (size_t)EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize)
+		return 0;
+	return (extra >> EXTRA_EPOCH_BITS) / USEC_PER_NSEC_DIV;
+}
+
+void inode_fill_dinode(const struct dump_fs *dfs,
+		       const struct ext2_inode_large *in,
+		       struct tape_dinode *d)
+{
+	unsigned isz = dfs->inode_size;
+
+	memset(d, 0, sizeof(*d));
+	d->di_mode = in->i_mode;
+	d->di_nlink = (int16_t)in->i_links_count;
+	d->di_ouid = in->i_uid;
+	d->di_ogid = in->i_gid;
+	d->di_size = EXT2_I_SIZE(in);
+	d->di_atime.tv_sec = in->i_atime;
+	d->di_mtime.tv_sec = in->i_mtime;
+	d->di_ctime.tv_sec = in->i_ctime;
+	d->di_atime.tv_usec = extra_usec(in, isz,
+		offsetof(struct ext2_inode_large, i_atime_extra),
+		in->i_atime_extra);
+	d->di_mtime.tv_usec = extra_usec(in, isz,
+		offsetof(struct ext2_inode_large, i_mtime_extra),
+		in->i_mtime_extra);
+	d->di_ctime.tv_usec = extra_usec(in, isz,
+		offsetof(struct ext2_inode_large, i_ctime_extra),
+		in->i_ctime_extra);
+	_Static_assert(sizeof(d->di_db) + sizeof(d->di_ib) ==
+		       sizeof(in->i_block), "i_block image size");
+	memcpy(d->di_db, in->i_block, sizeof(d->di_db));
+	memcpy(d->di_ib, (const char *)in->i_block + sizeof(d->di_db),
+	       sizeof(d->di_ib));
+	d->di_flags = in->i_flags;
+	d->di_blocks = (int32_t)in->i_blocks;
+	d->di_gen = (int32_t)in->i_generation;
+	d->di_uid = inode_uid(*in);
+	d->di_gid = inode_gid(*in);
+}
+
+static void runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk,
+		     uint64_t len)
+{
+	struct run *last;
+
+	if (lblk >= rl->limit || len == 0)
+		return;
+	if (lblk + len > rl->limit)
+		len = rl->limit - lblk;
+	last = rl->n ? &rl->r[rl->n - 1] : NULL;
+	if (last != NULL && last->lblk + last->len == lblk &&
+	    last->pblk + last->len == pblk) {
+		last->len += len;
+		return;
+	}
+	if (rl->n == rl->cap) {
+		rl->cap = rl->cap ? rl->cap * 2 : 16;
+		rl->r = xreallocarray(rl->r, rl->cap, sizeof(*rl->r));
+	}
+	rl->r[rl->n].lblk = lblk;
+	rl->r[rl->n].pblk = pblk;
+	rl->r[rl->n].len = len;
+	rl->n++;
+}
+
+/* Extent-mapped file: initialized leaf extents only. */
+static int runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
+			     struct ext2_inode_large *in, struct runlist *rl)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent e;
+	errcode_t rc;
+
+	rc = ext2fs_extent_open2(dfs->fs, ino, (struct ext2_inode *)in, &h);
+	if (rc != 0) {
+		optr_ino_error(rc, "Cannot read extents of inode", ino);
+		return -1;
+	}
+	rc = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
+	while (rc == 0) {
+		if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+		    !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+			runs_add(rl, e.e_lblk, e.e_pblk, e.e_len);
+		rc = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &e);
+	}
+	ext2fs_extent_free(h);
+	if (rc != EXT2_ET_EXTENT_NO_NEXT && rc != EXT2_ET_EXTENT_NO_DOWN) {
+		optr_ino_error(rc, "Cannot read extents of inode", ino);
+		return -1;
+	}
+	return 0;
+}
+
+static int block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		    blk64_t ref_block, int ref_offset, void *priv)
+{
+	(void)fs; (void)ref_block; (void)ref_offset;
+	if (blockcnt >= 0 && *blocknr != 0)
+		runs_add(priv, (uint64_t)blockcnt, *blocknr, 1);
+	return 0;
+}
+
+static int runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
+			      struct runlist *rl)
+{
+	errcode_t rc;
+
+	rc = ext2fs_block_iterate3(dfs->fs, ino,
+				   BLOCK_FLAG_READ_ONLY | BLOCK_FLAG_DATA_ONLY,
+				   NULL, block_cb, rl);
+	if (rc != 0) {
+		optr_ino_error(rc, "Cannot read block map of inode", ino);
+		return -1;
+	}
+	return 0;
+}
+
+/* Slots per header: 0.4b47 gathers fs_block/4 fs blocks at a time. */
+static uint64_t slots_per_header(const struct dump_fs *dfs)
+{
+	uint64_t per = dfs->blocksize / TP_BSIZE;
+	uint64_t n = dfs->blocksize / FS_BLOCKS_PER_CHUNK_DIV * per;
+
+	return n < TP_NINDIR ? n : TP_NINDIR;
+}
+
+/*
+ * Emit the headers and data of a block-mapped or extent-mapped file
+ * (regular file or slow symlink).
+ */
+static void dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
+		      const struct tape_dinode *d, const struct runlist *rl)
+{
+	uint64_t per = dfs->blocksize / TP_BSIZE;
+	uint64_t nslots = rl->limit * per, step = slots_per_header(dfs);
+	uint64_t s, b0, b1, start, end, k;
+	size_t ri = 0, rj;
+	union u_spcl h;
+
+	for (s = 0; s < nslots || s == 0; s += step) {
+		uint64_t count = nslots - s < step ? nslots - s : step;
+
+		inode_new_header(&h, s == 0 ? TS_INODE : TS_ADDR, ino);
+		h.s_spcl.c_dinode = *d;
+		h.s_spcl.c_count = (int32_t)count;
+		b0 = s / per;
+		b1 = (s + count) / per;
+		while (ri < rl->n && rl->r[ri].lblk + rl->r[ri].len <= b0)
+			ri++;
+		for (rj = ri; rj < rl->n && rl->r[rj].lblk < b1; rj++) {
+			start = rl->r[rj].lblk > b0 ? rl->r[rj].lblk : b0;
+			end = rl->r[rj].lblk + rl->r[rj].len;
+			if (end > b1)
+				end = b1;
+			for (k = (start - b0) * per; k < (end - b0) * per; k++)
+				h.s_spcl.c_addr[k] = 1;
+		}
+		tape_header(&h);
+		for (rj = ri; rj < rl->n && rl->r[rj].lblk < b1; rj++) {
+			start = rl->r[rj].lblk > b0 ? rl->r[rj].lblk : b0;
+			end = rl->r[rj].lblk + rl->r[rj].len;
+			if (end > b1)
+				end = b1;
+			tape_disk((rl->r[rj].pblk + start - rl->r[rj].lblk) *
+				  dfs->blocksize, (size_t)((end - start) * per));
+		}
+		if (nslots == 0)
+			break;
+	}
+}
+
+/* Emit len bytes from memory as all-present slots (whole fs blocks). */
+static void dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
+			const struct tape_dinode *d, const void *data,
+			size_t len, uint64_t nslots)
+{
+	uint64_t step = slots_per_header(dfs), s, k;
+	size_t bytes = (size_t)nslots * TP_BSIZE;
+	uint8_t *buf = xcalloc(bytes ? bytes : 1, 1);
+	union u_spcl h;
+
+	memcpy(buf, data, len < bytes ? len : bytes);
+	for (s = 0; s < nslots || s == 0; s += step) {
+		uint64_t count = nslots - s < step ? nslots - s : step;
+
+		inode_new_header(&h, s == 0 ? TS_INODE : TS_ADDR, ino);
+		h.s_spcl.c_dinode = *d;
+		h.s_spcl.c_count = (int32_t)count;
+		for (k = 0; k < count; k++)
+			h.s_spcl.c_addr[k] = 1;
+		tape_header(&h);
+		tape_mem(buf + s * TP_BSIZE, (size_t)count);
+		if (nslots == 0)
+			break;
+	}
+	free(buf);
+}
+
+static uint64_t slots_for_size(const struct dump_fs *dfs, uint64_t size)
+{
+	uint64_t b = dfs->blocksize;
+
+	return (size + b - 1) / b * (b / TP_BSIZE);
+}
+
+static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
+			struct ext2_inode_large *in,
+			const struct tape_dinode *d)
+{
+	size_t sz = 0;
+	void *buf;
+	errcode_t rc;
+
+	rc = ext2fs_inline_data_size(dfs->fs, ino, &sz);
+	buf = xcalloc(sz + 1, 1);
+	if (rc == 0)
+		rc = ext2fs_inline_data_get(dfs->fs, ino,
+					    (struct ext2_inode *)in, buf, &sz);
+	if (rc != 0) {
+		optr_ino_error(rc, "Cannot read inline data of inode", ino);
+		sz = 0;
+	}
+	dump_memory(dfs, ino, d, buf, sz, slots_for_size(dfs, d->di_size));
+	free(buf);
+}
+
+static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
+		      struct ext2_inode_large *in, const struct tape_dinode *d)
+{
+	struct runlist rl;
+	uint64_t b = dfs->blocksize;
+
+	memset(&rl, 0, sizeof(rl));
+	rl.limit = (d->di_size + b - 1) / b;
+	if (rl.limit != 0) {
+		if (in->i_flags & EXT4_EXTENTS_FL)
+			runs_from_extents(dfs, ino, in, &rl);
+		else if (ext2fs_inode_has_valid_blocks2(dfs->fs,
+						(struct ext2_inode *)in))
+			runs_from_blockmap(dfs, ino, &rl);
+	}
+	dump_runs(dfs, ino, d, &rl);
+	free(rl.r);
+}
+
+static void dump_directory(const struct dump_fs *dfs,
+			   const struct dump_maps *maps, ext2_ino_t ino,
+			   struct tape_dinode *d)
+{
+	size_t len = 0, off;
+	uint8_t *img = dirconv_convert(dfs, maps, ino, &len);
+	uint8_t block[TP_BSIZE];
+	union u_spcl h;
+
+	d->di_size = len;
+	off = 0;
+	do {
+		size_t n = len - off < TP_BSIZE ? len - off : TP_BSIZE;
+
+		inode_new_header(&h, off == 0 ? TS_INODE : TS_ADDR, ino);
+		h.s_spcl.c_dinode = *d;
+		h.s_spcl.c_count = n ? 1 : 0;
+		h.s_spcl.c_addr[0] = n ? 1 : 0;
+		tape_header(&h);
+		if (n != 0) {
+			memset(block, 0, sizeof(block));
+			memcpy(block, img + off, n);
+			tape_mem(block, 1);
+		}
+		off += n;
+	} while (off < len);
+	free(img);
+}
+
+/* in is not const only because libext2fs's readers take it so. */
+void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+		const struct dump_maps *maps, ext2_ino_t ino,
+		struct ext2_inode_large *in)
+{
+	struct tape_dinode d;
+	uint16_t mode = in->i_mode;
+	union u_spcl h;
+
+	inode_fill_dinode(dfs, in, &d);
+	if (LINUX_S_ISDIR(mode)) {
+		if (o->verbose)
+			msg("dumping directory inode %u\n", ino);
+		dump_directory(dfs, maps, ino, &d);
+	} else {
+		if (o->verbose)
+			msg("dumping regular inode %u\n", ino);
+		if ((LINUX_S_ISREG(mode) || LINUX_S_ISLNK(mode)) &&
+		    (in->i_flags & EXT4_INLINE_DATA_FL)) {
+			dump_inline(dfs, ino, in, &d);
+		} else if (LINUX_S_ISLNK(mode) && d.di_size > 0 &&
+			   d.di_size < sizeof(in->i_block)) {
+			/* Fast symlink: the text lives in i_block. */
+			dump_memory(dfs, ino, &d, in->i_block,
+				    (size_t)d.di_size, 1);
+		} else if (LINUX_S_ISREG(mode) || LINUX_S_ISLNK(mode)) {
+			dump_file(dfs, ino, in, &d);
+		} else {
+			inode_new_header(&h, TS_INODE, ino);
+			h.s_spcl.c_dinode = d;
+			tape_header(&h);
+		}
+	}
+	ea_dump(o, dfs, ino, in, &d);
+}

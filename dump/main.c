@@ -1,0 +1,269 @@
+/*
+ * main.c - dump's driver: options (options.c), then one call per phase,
+ * and the messages between them.
+ *
+ * The phases run in order: base date (dumpdates), file system, pass I/II
+ * mapping and estimate, output start, the maps, pass III, pass IV, end
+ * of dump, dumpdates update, closing messages.  Start-up errors exit
+ * with X_STARTUP, failures after the output started with X_ABORT.
+ */
+/* exitcodes.h's R_OK (restore's status) clashes with unistd.h's access()
+ * flag; included first, the system header's definition wins quietly. */
+#include "exitcodes.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compress.h"
+#include "dump.h"
+#include "optr.h"
+#include "tape.h"
+
+#define BYTES_PER_MB	(1024.0 * 1024.0)
+#define RATIO_ROUND	0.0005		/* 0.4b47 rounds the ratio up */
+
+static void copy_field(char *dst, size_t size, const char *src)
+{
+	memset(dst, 0, size);
+	strncpy(dst, src, size - 1);
+}
+
+static void build_ident(const struct dump_opts *o, const struct dump_fs *dfs,
+			time_t date, time_t ddate, union u_spcl *id)
+{
+	char host[NAMELEN + 1];
+	const char *label = o->label;
+
+	memset(id, 0, sizeof(*id));
+	id->s_spcl.c_date = (int32_t)date;
+	id->s_spcl.c_ddate = (int32_t)ddate;
+	id->s_spcl.c_level = o->level;
+	if (!o->label_given)
+		label = dfs->volname[0] != '\0' ? dfs->volname : LABEL_NONE;
+	copy_field(id->s_spcl.c_label, sizeof(id->s_spcl.c_label), label);
+	copy_field(id->s_spcl.c_filesys, NAMELEN, dfs->filesys);
+	copy_field(id->s_spcl.c_dev, NAMELEN, dfs->device);
+	memset(host, 0, sizeof(host));
+	if (gethostname(host, NAMELEN) < 0)
+		host[0] = '\0';
+	copy_field(id->s_spcl.c_host, NAMELEN, host);
+}
+
+static void closing_messages(const struct dump_opts *o, time_t date,
+			     time_t start)
+{
+	uint64_t blocks = tape_blocks(), ukb = 0, ckb = 0, rate = 0;
+	time_t now = time(NULL);
+	long secs = (long)(now - start);
+	double mb = (double)blocks * TP_BSIZE / BYTES_PER_MB;
+	int compressed = tape_compress_totals(&ukb, &ckb);
+
+	if (tape_output_is_pipe())
+		msg("%llu blocks (%.2fMB)\n", (unsigned long long)blocks, mb);
+	else
+		msg("%llu blocks (%.2fMB) on %d volume(s)\n",
+		    (unsigned long long)blocks, mb, tape_volumes());
+	if (secs <= 0)
+		msg("finished in less than a second\n");
+	else
+		msg("finished in %ld seconds, throughput %llu kBytes/sec\n",
+		    secs, (unsigned long long)(blocks / (uint64_t)secs));
+	if (o->update && itime_update(o, date) < 0)
+		dump_abort();
+	msg("Date of this level %d dump: %s", o->level, optr_ctime(date));
+	msg("Date this dump completed:  %s", optr_ctime(now));
+	/* What reached the output per second: compressed bytes if any. */
+	if (secs > 0)
+		rate = (compressed ? ckb : blocks) / (uint64_t)secs;
+	msg("Average transfer rate: %llu kB/s\n", (unsigned long long)rate);
+	if (compressed)
+		msg("Wrote %llukB uncompressed, %llukB compressed, %1.3f:1\n",
+		    (unsigned long long)ukb, (unsigned long long)ckb,
+		    RATIO_ROUND + (double)ukb / (double)(ckb ? ckb : 1));
+	msg("DUMP IS DONE\n");
+}
+
+/* Passes III and IV through the end of the dump. */
+static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+		     const struct dump_maps *maps,
+		     const struct tape_config *cfg, time_t start)
+{
+	union u_spcl end;
+
+	if (tape_start(cfg) < 0) {
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
+	traverse_dump_maps(dfs, maps);
+	traverse_dump_inodes(o, dfs, maps, 1);
+	traverse_dump_inodes(o, dfs, maps, 0);
+	inode_new_header(&end, TS_END, dfs->maxino - 1);
+	if (tape_finish(&end) < 0)
+		dump_abort();
+	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start);
+}
+
+static void fill_tape_config(const struct dump_opts *o,
+			     const struct dump_fs *dfs,
+			     const union u_spcl *ident, struct tape_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->output = o->output;
+	c->device = dfs->device;
+	c->ntrec = o->ntrec;
+	c->verbose = o->verbose;
+	c->ident = ident;
+	c->compress = o->compress;
+	c->compress_level = o->compress_level;
+	c->volsize = o->volsize;
+	c->nvolsize = o->nvolsize;
+	c->multi = o->multi;
+	c->noask = o->quiet;
+}
+
+static void start_messages(const struct dump_opts *o,
+			   const struct dump_fs *dfs,
+			   const struct tape_config *cfg)
+{
+	char name[PATH_MAX];
+
+	if (strcmp(o->output, "-") == 0) {
+		msg("Dumping %s (%s) to standard output\n", dfs->device,
+		    dfs->filesys);
+	} else {
+		if (o->multi)
+			tape_volume_name(cfg, 1, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s", o->output);
+		msg("Dumping %s (%s) to %s\n", dfs->device, dfs->filesys,
+		    name);
+	}
+	traverse_report_fixed(o, dfs);
+	msg("Label: %s\n", cfg->ident->s_spcl.c_label);
+	msg("Writing %d Kilobyte records\n", o->ntrec);
+	if (o->compress == COMP_ZLIB)
+		msg("Compressing output at transformation level %d (zlib)\n",
+		    o->compress_level);
+	else if (o->compress == COMP_BZLIB)
+		msg("Compressing output at transformation level %d (bzlib)\n",
+		    o->compress_level);
+	else if (o->compress == COMP_LZO)
+		msg("Compressing output (lzo)\n");
+}
+
+/*
+ * "estimated N blocks." or, with -B, "estimated N blocks on X.XX
+ * tape(s).": the volumes are counted by taking the -B sizes off the
+ * estimate in turn (the last size repeats), the rest as a fraction of the
+ * size at hand; each further volume adds its header and maps
+ * (behaviour.md 2).
+ */
+static void estimate_message(const struct dump_opts *o,
+			     const struct dump_maps *maps)
+{
+	uint64_t est = maps->estimate, mapblocks = maps->mapsize / TP_BSIZE;
+	double rest = (double)est, tapes = 0.0, size;
+	uint64_t volumes;
+	int i = 0;
+
+	if (o->nvolsize == 0) {
+		msg("estimated %llu blocks.\n", (unsigned long long)
+		    (est + 1 + (uint64_t)o->ntrec));
+		return;
+	}
+	for (;;) {
+		size = (double)o->volsize[i];
+		if (o->compress == COMP_NONE && o->volsize[i] >= o->ntrec)
+			size = (double)(o->volsize[i] / o->ntrec * o->ntrec);
+		if (rest <= size)
+			break;
+		rest -= size;
+		tapes += 1.0;
+		if (i < o->nvolsize - 1)
+			i++;
+	}
+	tapes += rest / size;
+	volumes = (uint64_t)tapes + 1;
+	est += (volumes - 1) * (mapblocks + 1) + volumes + (uint64_t)o->ntrec;
+	msg("estimated %llu blocks on %3.2f tape(s).\n",
+	    (unsigned long long)est, tapes);
+}
+
+/* -T: the base date comes from the command line, dumpdates is unread. */
+static void base_from_option(const struct dump_opts *o,
+			     struct itime_base *base)
+{
+	memset(base, 0, sizeof(*base));
+	if (itime_parse_date(o->base_date, &base->ddate) < 0) {
+		msg("bad time \"%s\"\n", o->base_date);
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	base->found = 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct dump_opts o;
+	struct dump_fs dfs;
+	struct dump_maps maps;
+	struct itime_base base;
+	union u_spcl ident;
+	struct tape_config cfg;
+	time_t date = time(NULL);
+	int rc;
+
+	memset(&dfs, 0, sizeof(dfs));
+	memset(&maps, 0, sizeof(maps));
+	options_parse(argc, argv, &o);
+	add_error_table(&et_ext2_error_table);
+
+	if (o.base_date != NULL)
+		base_from_option(&o, &base);
+	else
+		itime_read(&o, &base);
+	if (o.level > 0 && !base.found) {
+		msg("WARNING: There is no inferior level dump on this "
+		    "filesystem\n");
+		msg("WARNING: Assuming a level 0 dump by default\n");
+		o.level = 0;
+	}
+	if (!o.estimate_only) {
+		msg("Date of this level %d dump: %s", o.level,
+		    optr_ctime(date));
+		if (base.found && o.base_date != NULL)
+			msg("Date of last level ? dump: %s",
+			    optr_ctime(base.ddate));
+		else if (base.found)
+			msg("Date of last level %d dump: %s", base.level,
+			    optr_ctime(base.ddate));
+	}
+	if (fsopen_resolve(&o, &dfs) < 0) {
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	build_ident(&o, &dfs, date, base.found ? base.ddate : 0, &ident);
+	inode_set_ident(&ident);
+	fill_tape_config(&o, &dfs, &ident, &cfg);
+	if (!o.estimate_only)
+		start_messages(&o, &dfs, &cfg);
+	traverse_map(&o, &dfs, base.found ? base.ddate : 0, &maps);
+	if (o.estimate_only) {
+		printf("%llu\n", (unsigned long long)((maps.estimate + 1 +
+			(uint64_t)o.ntrec) * TP_BSIZE));
+		rc = fflush(stdout) == 0 ? X_FINOK : X_STARTUP;
+	} else {
+		estimate_message(&o, &maps);
+		run_dump(&o, &dfs, &maps, &cfg, date);
+		rc = X_FINOK;
+	}
+	traverse_free_maps(&maps);
+	fsopen_close(&dfs);
+	options_free(&o);
+	return rc;
+}

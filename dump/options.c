@@ -1,0 +1,399 @@
+/*
+ * options.c - the command line of dump into struct dump_opts.
+ *
+ * Both forms are accepted: getopt style and the old key letters Amanda
+ * sends ("dump 0usf 1048576 - /dev/sdX"), rewritten into getopt style
+ * first (letters of KEY_ARG_LETTERS take the following words in order).
+ * Numbers go through one bounded parser with 0.4b47's messages; bad
+ * options print the usage; everything exits X_STARTUP on error, before
+ * any work is done.  Options of later issues say they are not supported
+ * yet.
+ */
+/* exitcodes.h's R_OK (restore's status) clashes with unistd.h's access()
+ * flag; included first, the system header's definition wins quietly. */
+#include "exitcodes.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compress.h"
+#include "dump.h"
+#include "optr.h"
+#include "xalloc.h"
+
+#define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::"
+/* Old-syntax key letters that take the next word as their argument. */
+#define KEY_ARG_LETTERS	"ABbdDeEfFhLQsT"
+#define KEY_OPT_LEN	3		/* "-X" and its NUL */
+#define MAX_BLOCKS_ARG	1048576L	/* -b accepted by the parser... */
+#define MAX_ERRORS_ARG	LONG_MAX
+#define DECIMAL		10
+#define MIN_COMPRESS_LEVEL	1
+#define MAX_COMPRESS_LEVEL	9
+
+static const char *progname = "dump";
+/* The getopt-style argv made from old key letters, freed at the end. */
+static char **key_argv;
+static char *key_opts;
+
+static _Noreturn void usage(void)
+{
+	const char *ver = NULL, *date = NULL;
+
+	ext2fs_get_library_version(&ver, &date);
+	fprintf(stderr, "%s %s (using libext2fs %s of %s)\n", progname,
+		PACKAGE_VERSION, ver, date);
+	fprintf(stderr,
+"usage:\t%s [-level#] [-aqSuv] [-b blocksize] [-D file] [-e inode#,inode#,...]\n"
+"\t\t[-E file] [-f file] [-h level] [-I nr errors] [-L label] filesystem\n",
+		progname);
+	exit(X_STARTUP);
+}
+
+/* Bounded decimal option argument (0.4b47's messages). */
+static long numarg(const char *what, const char *arg, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, DECIMAL);
+	if (end == arg || *end != '\0' || errno == ERANGE) {
+		fprintf(stderr, "%s: illegal %s -- %s\n", progname, what, arg);
+		exit(X_STARTUP);
+	}
+	if (v < min || v > max) {
+		fprintf(stderr, "%s: %s must be between %ld and %ld\n",
+			progname, what, min, max);
+		exit(X_STARTUP);
+	}
+	return v;
+}
+
+static void add_excluded(struct dump_opts *o, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, DECIMAL);
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (end == s || *end != '\0' || errno != 0 || v <= EXT2_ROOT_INO ||
+	    v > UINT32_MAX) {
+		msg("Invalid inode argument %s\n", s);
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	o->excluded = xreallocarray(o->excluded, o->nexcluded + 1,
+				    sizeof(*o->excluded));
+	o->excluded[o->nexcluded++] = (uint32_t)v;
+}
+
+static void exclude_list(struct dump_opts *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *tok, *save = NULL;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save))
+		add_excluded(o, tok);
+	free(copy);
+}
+
+static void exclude_file(struct dump_opts *o, const char *path)
+{
+	char line[LINE_MAX];
+	FILE *f = fopen(path, "r");
+
+	if (f == NULL) {
+		msg("Cannot open %s: %s\n", path, strerror(errno));
+		exit(X_STARTUP);
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '\n' || line[0] == '\0')
+			continue;
+		add_excluded(o, line);
+	}
+	fclose(f);
+}
+
+static void set_label(struct dump_opts *o, const char *l)
+{
+	if (strlen(l) > LABEL_MAX) {
+		msg("WARNING Label `%s' is larger than limit of %d characters.\n",
+		    l, LABEL_MAX);
+		memset(o->label, 0, sizeof(o->label));
+		memcpy(o->label, l, LABEL_MAX);
+		msg("WARNING: Using truncated label `%s'.\n", o->label);
+	} else {
+		memset(o->label, 0, sizeof(o->label));
+		memcpy(o->label, l, strlen(l));
+	}
+	o->label_given = 1;
+}
+
+static void set_compress(struct dump_opts *o, int method, const char *arg)
+{
+	o->compress = method;
+	o->compress_level = COMPRESS_DEFAULT_LEVEL;
+	if (arg != NULL)
+		o->compress_level = (int)numarg("compress level", arg,
+						MIN_COMPRESS_LEVEL,
+						MAX_COMPRESS_LEVEL);
+}
+
+/* -B n[,n...]; 0.4b47 words its range error with an upper bound of 0. */
+static void parse_volsizes(struct dump_opts *o, const char *arg)
+{
+	const char *p = arg;
+	char *end;
+	long v;
+
+	free(o->volsize);
+	o->volsize = NULL;
+	o->nvolsize = 0;
+	for (;;) {
+		errno = 0;
+		v = strtol(p, &end, DECIMAL);
+		if (end == p || (*end != '\0' && *end != ',') ||
+		    errno == ERANGE) {
+			fprintf(stderr, "%s: illegal number of blocks per file "
+				"-- %s\n", progname, arg);
+			exit(X_STARTUP);
+		}
+		if (v < 1) {
+			fprintf(stderr, "%s: number of blocks per file must be "
+				"between 1 and 0\n", progname);
+			exit(X_STARTUP);
+		}
+		o->volsize = xreallocarray(o->volsize, (size_t)o->nvolsize + 1,
+					   sizeof(*o->volsize));
+		o->volsize[o->nvolsize++] = v;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+}
+
+static _Noreturn void unsupported(int c)
+{
+	fprintf(stderr, "%s: option -%c is not supported yet\n", progname, c);
+	exit(X_STARTUP);
+}
+
+/*
+ * Old syntax: argv[1] holds key letters; letters of KEY_ARG_LETTERS take
+ * the following words in order.  Returns a getopt-style argv.
+ */
+static char **convert_key_letters(int *argcp, char **argv)
+{
+	int argc = *argcp, next = 2, n = 0;
+	size_t nkeys = strlen(argv[1]);
+	const char *k;
+	char **nv = xreallocarray(NULL, (size_t)argc + nkeys + 1,
+				  sizeof(char *));
+	char *opts = xcalloc(nkeys + 1, KEY_OPT_LEN);
+
+	nv[n++] = argv[0];
+	for (k = argv[1]; *k != '\0'; k++) {
+		char *opt = opts + (size_t)(k - argv[1]) * KEY_OPT_LEN;
+
+		opt[0] = '-';
+		opt[1] = *k;
+		nv[n++] = opt;
+		if (strchr(KEY_ARG_LETTERS, *k) != NULL) {
+			if (next >= argc) {
+				fprintf(stderr, "%s: option requires an "
+					"argument -- '%c'\n", progname, *k);
+				usage();
+			}
+			nv[n++] = argv[next++];
+		}
+	}
+	while (next < argc)
+		nv[n++] = argv[next++];
+	nv[n] = NULL;
+	*argcp = n;
+	key_argv = nv;
+	key_opts = opts;
+	return nv;
+}
+
+static void parse_output(struct dump_opts *o, const char *f)
+{
+	const char *colon = strchr(f, ':'), *slash = strchr(f, '/');
+
+	if (colon != NULL && (slash == NULL || colon < slash)) {
+		fprintf(stderr, "%s: remote output (%s) is not supported yet\n",
+			progname, f);
+		exit(X_STARTUP);
+	}
+	o->output = f;
+}
+
+/*
+ * One switch over all option letters, sorted as in OPTSTRING: it stays
+ * whole so that every letter's handling is found in one place.
+ */
+static void parse_options(int argc, char **argv, struct dump_opts *o)
+{
+	int c;
+	long b;
+
+	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
+		switch (c) {
+		case '0': case '1': case '2': case '3': case '4':
+		case '5': case '6': case '7': case '8': case '9':
+			if (o->level > (INT_MAX - (c - '0')) / DECIMAL) {
+				fprintf(stderr, "%s: level too large\n",
+					progname);
+				exit(X_STARTUP);
+			}
+			o->level = o->level * DECIMAL + (c - '0');
+			break;
+		case 'a':
+			o->all_media = 1;
+			break;
+		case 'B':
+			parse_volsizes(o, optarg);
+			break;
+		case 'b':
+			b = numarg("number of blocks per write", optarg, 1,
+				   MAX_BLOCKS_ARG);
+			if (b > MAXNTREC) {
+				msg("Please choose a blocksize <= %dkB\n",
+				    MAXNTREC);
+				msg("The ENTIRE dump is aborted.\n");
+				exit(X_STARTUP);
+			}
+			o->ntrec = (int)b;
+			break;
+		case 'D':
+			o->dumpdates = optarg;
+			break;
+		case 'e':
+			exclude_list(o, optarg);
+			break;
+		case 'E':
+			exclude_file(o, optarg);
+			break;
+		case 'f':
+			parse_output(o, optarg);
+			break;
+		case 'j':
+			set_compress(o, COMP_BZLIB, optarg);
+			break;
+		case 'M':
+			o->multi = 1;
+			break;
+		case 'y':
+			set_compress(o, COMP_LZO, NULL);
+			o->compress_level = 0;
+			break;
+		case 'z':
+			set_compress(o, COMP_ZLIB, optarg);
+			break;
+		case 'h':
+			o->honor_level = (int)numarg("honor level", optarg, 0,
+						     MAX_HONOR_LEVEL);
+			break;
+		case 'I':
+			(void)numarg("number of errors", optarg, 0,
+				     MAX_ERRORS_ARG);
+			break;
+		case 'L':
+			set_label(o, optarg);
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'S':
+			o->estimate_only = 1;
+			break;
+		case 'T':
+			o->base_date = optarg;
+			break;
+		case 'u':
+			o->update = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'A': case 'c': case 'd': case 'F': case 'm': case 'n':
+		case 'Q': case 's': case 'W': case 'w':
+			unsupported(c);
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	if (o->all_media && o->nvolsize > 0) {
+		msg("You cannot use the a and B flags together.\n");
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	if (o->base_date != NULL && o->update) {
+		msg("You cannot use the T and u flags together.\n");
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	if (argc - optind > 1) {
+		int i;
+
+		msg("Unknown arguments to dump:");
+		for (i = optind + 1; i < argc; i++)
+			msgtail(" %s", argv[i]);
+		msgtail("\n");
+		exit(X_STARTUP);
+	}
+	o->operand = xstrdup(argv[optind]);
+}
+
+/* One trailing '/' is cut (cli.md 1.3), except from "/" and LABEL=/. */
+static void trim_operand(char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > 1 && s[len - 1] == '/' && strcmp(s, "LABEL=/") != 0)
+		s[len - 1] = '\0';
+}
+
+/* Fill *o from the command line (defaults first); exits on error. */
+void options_parse(int argc, char **argv, struct dump_opts *o)
+{
+	const char *tape = getenv("TAPE");
+	size_t i;
+
+	progname = argv[0];
+	memset(o, 0, sizeof(*o));
+	o->ntrec = NTREC;
+	o->honor_level = DEFAULT_HONOR_LEVEL;
+	o->dumpdates = DUMPDATES_PATH;
+	o->output = tape != NULL ? tape : DEFAULT_TAPE;
+	if (argc < 2)
+		usage();
+	if (argv[1][0] != '-')
+		argv = convert_key_letters(&argc, argv);
+	parse_options(argc, argv, o);
+	if (o->verbose)
+		for (i = 0; i < o->nexcluded; i++)
+			msg("Excluding inode %u from dump\n", o->excluded[i]);
+	trim_operand(o->operand);
+}
+
+void options_free(struct dump_opts *o)
+{
+	free(o->operand);
+	free(o->excluded);
+	free(o->volsize);
+	free(key_argv);
+	free(key_opts);
+	key_argv = NULL;
+	key_opts = NULL;
+}

@@ -1,0 +1,254 @@
+/*
+ * slave.c - the slave loop: turn request packets into records.
+ *
+ * A slave reads one packet (struct slave_req, see slave.h) at a time
+ * from its socket, waits until the ring slot of that record is free,
+ * and assembles the record in place: inline blocks are copied from the
+ * packet, zero runs are cleared, and each disk run is one pread straight
+ * into the slot (the master already merged adjacent runs).  For a
+ * compressed dump it then compresses the record into the slot's output
+ * area, behind the 4-byte prefix of tape-format.md 15 (the three slaves
+ * thus compress three records at once), storing it raw behind a
+ * "not compressed" prefix when it does not shrink enough.  The first
+ * record of each volume stays raw.  It then marks the slot full for the
+ * writer.  A slave never walks the file
+ * system, never touches the output and never changes master state; an
+ * error is written to the ring status and the slave exits non-zero,
+ * which the master notices.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dumprestore.h"
+#include "xio.h"
+#include "compress.h"
+#include "ring.h"
+#include "slave.h"
+
+/* Exit statuses of a slave (the master only tests for zero). */
+#define SLAVE_EXIT_OK		0
+#define SLAVE_EXIT_FAILED	1
+
+/* Bytes of the record prefix, and the margin a compressed record must
+ * stay under (tape-format.md 15: at most ntrec*1024 - 16 bytes). */
+#define PREFIX_SIZE		4
+#define COMPRESS_MARGIN		16
+
+/* One received packet, with buffers sized for the largest record. */
+struct packet {
+	struct slave_req req;
+	struct slave_item *items;	/* ntrec entries */
+	unsigned char *inline_data;	/* ntrec * TP_BSIZE bytes */
+};
+
+static _Noreturn void
+fail(struct ring *ring, enum ring_error kind, int err, uint64_t record,
+    uint64_t off, size_t count, size_t got)
+{
+	ring_fail(ring, kind, err, record, off, count, got);
+	_exit(SLAVE_EXIT_FAILED);
+}
+
+/* Read exactly len bytes; 1 on success, 0 on EOF before the first byte,
+ * -1 on an error or EOF in the middle (errno set). */
+static int
+read_exact(int fd, void *buf, size_t len)
+{
+	ssize_t n = full_read(fd, buf, len);
+
+	if (n < 0)
+		return -1;
+	if (n == 0 && len > 0)
+		return 0;
+	if ((size_t)n != len) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 1;
+}
+
+/* Receive one packet; returns 1, 0 at the end of the stream, -1 bad. */
+static int
+receive(int sock, struct packet *p, int ntrec)
+{
+	int rc = read_exact(sock, &p->req, sizeof(p->req));
+
+	if (rc <= 0)
+		return rc;
+	if (p->req.magic != SLAVE_REQ_MAGIC || p->req.nitems == 0 ||
+	    p->req.nitems > (uint32_t)ntrec || p->req.ninline > (uint32_t)ntrec) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (read_exact(sock, p->items,
+	    p->req.nitems * sizeof(struct slave_item)) != 1)
+		return -1;
+	if (p->req.ninline > 0 && read_exact(sock, p->inline_data,
+	    (size_t)p->req.ninline * TP_BSIZE) != 1)
+		return -1;
+	return 1;
+}
+
+/* Check that the items cover exactly one record and the inline data
+ * the packet carried; done before the slot is touched. */
+static int
+valid_items(const struct packet *p, int ntrec)
+{
+	uint64_t blocks = 0, inl = 0;
+	uint32_t i;
+
+	for (i = 0; i < p->req.nitems; i++) {
+		const struct slave_item *it = &p->items[i];
+
+		if (it->nblocks == 0)
+			return 0;
+		blocks += it->nblocks;
+		if (it->kind == SLAVE_INLINE)
+			inl += it->nblocks;
+		else if (it->kind == SLAVE_DISK) {
+			if (it->off % TP_BSIZE != 0)
+				return 0;
+		} else if (it->kind != SLAVE_ZERO)
+			return 0;
+	}
+	return blocks == (uint64_t)ntrec && inl == p->req.ninline;
+}
+
+/* Assemble the record of packet p into dst (one whole slot). */
+static void
+assemble(struct ring *ring, int dev, const struct packet *p,
+    unsigned char *dst)
+{
+	const unsigned char *src = p->inline_data;
+	uint32_t i;
+
+	for (i = 0; i < p->req.nitems; i++) {
+		const struct slave_item *it = &p->items[i];
+		size_t len = (size_t)it->nblocks * TP_BSIZE;
+		ssize_t n;
+
+		switch (it->kind) {
+		case SLAVE_INLINE:
+			memcpy(dst, src, len);
+			src += len;
+			break;
+		case SLAVE_ZERO:
+			memset(dst, 0, len);
+			break;
+		default:	/* SLAVE_DISK, checked by valid_items */
+			n = full_pread(dev, dst, len, (off_t)it->off);
+			if (n < 0)
+				fail(ring, RING_SLAVE_READ, errno,
+				    p->req.record, it->off, len, 0);
+			if ((size_t)n != len)
+				fail(ring, RING_SLAVE_SHORT, 0, p->req.record,
+				    it->off, len, (size_t)n);
+			break;
+		}
+		dst += len;
+	}
+}
+
+/*
+ * The prefix word in the writer's byte order.  Little-endian machines
+ * allocate the bit-field from the low bit (TAPEBUF_WORD); big-endian
+ * ones from the high bit: compressed = bit 31, method = bits 28-30,
+ * length = bits 0-27.
+ */
+static uint32_t
+prefix_word(int compressed, unsigned method, size_t len)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return ((compressed ? 1u : 0u) << 31) | ((uint32_t)method << 28) |
+	    (uint32_t)len;
+#else
+	return TAPEBUF_WORD(compressed, method, len);
+#endif
+}
+
+/* Compress the record in src into the output area out; returns the
+ * bytes to write (prefix included). */
+static size_t
+compress_slot(const struct slave_config *sc, const unsigned char *src,
+    unsigned char *out, void *work)
+{
+	size_t recsize = (size_t)sc->ntrec * TP_BSIZE;
+	unsigned code = compress_tape_code((enum compress_method)sc->method);
+	size_t n = compress_record((enum compress_method)sc->method,
+	    sc->level, src, recsize, out + PREFIX_SIZE,
+	    recsize - COMPRESS_MARGIN, work);
+	uint32_t word;
+
+	if (n == 0) {
+		/* did not shrink enough, or the codec refused: raw */
+		memcpy(out + PREFIX_SIZE, src, recsize);
+		n = recsize;
+		word = prefix_word(0, code, n);
+	} else
+		word = prefix_word(1, code, n);
+	memcpy(out, &word, sizeof(word));
+	return PREFIX_SIZE + n;
+}
+
+_Noreturn void
+slave_main(int sock, const struct slave_config *sc, struct ring *ring)
+{
+	struct packet p;
+	int ntrec = sc->ntrec;
+	size_t worksize = 0;
+	void *work = NULL;
+	int dev;
+
+	memset(&p, 0, sizeof(p));
+	dev = open(sc->device, O_RDONLY | O_CLOEXEC);
+	if (dev == -1)
+		fail(ring, RING_SLAVE_OPEN, errno, 0, 0, 0, 0);
+	/* not xalloc: its exit() would run the master's atexit handlers in
+	 * this process; ntrec <= MAXNTREC, so the products cannot overflow */
+	p.items = malloc((size_t)ntrec * sizeof(*p.items));
+	p.inline_data = malloc((size_t)ntrec * TP_BSIZE);
+	if (sc->method != COMP_NONE)
+		worksize = compress_work_size((enum compress_method)sc->method,
+		    (size_t)ntrec * TP_BSIZE);
+	if (worksize > 0)
+		work = malloc(worksize);
+	if (p.items == NULL || p.inline_data == NULL ||
+	    (worksize > 0 && work == NULL))
+		fail(ring, RING_INTERNAL, ENOMEM, 0, 0, 0, 0);
+
+	for (;;) {
+		int rc = receive(sock, &p, ntrec);
+		unsigned flags = 0;
+		size_t outlen = 0;
+		unsigned char *slot;
+
+		if (rc == 0)
+			break;
+		if (rc < 0 || !valid_items(&p, ntrec))
+			fail(ring, RING_SLAVE_PROTO, rc < 0 ? errno : EPROTO,
+			    p.req.record, 0, 0, 0);
+		if (ring_wait_free(ring, p.req.record) == -1)
+			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
+		slot = ring_slot(ring, p.req.record);
+		assemble(ring, dev, &p, slot);
+		if (p.req.flags & SLAVE_REQ_LAST)
+			flags |= RING_LAST;
+		if (p.req.flags & SLAVE_REQ_VOLEND)
+			flags |= RING_VOLEND;
+		if (sc->method == COMP_NONE ||
+		    (p.req.flags & SLAVE_REQ_RAW))
+			flags |= RING_RAW;
+		else
+			outlen = compress_slot(sc, slot,
+			    ring_out(ring, p.req.record), work);
+		if (ring_mark_full(ring, p.req.record, flags, outlen) == -1)
+			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
+	}
+	/* read only: a failing close loses nothing */
+	(void)close(dev);
+	_exit(SLAVE_EXIT_OK);
+}

@@ -1,0 +1,1068 @@
+/*
+ * tape.c - the master side of the output pipeline (interface: tape.h).
+ *
+ * Processes.  The master (this file, called by the file-system walk)
+ * never reads data blocks and never touches the output.  tape_start()
+ * maps a ring of record slots in shared memory (ring.c), opens the
+ * output and forks the writer (writer.c) with fork_clone_io(), drops
+ * its own copy of the output descriptor, then forks SLAVE_COUNT slaves
+ * (slave.c), each connected to the master by its own stream socket.
+ *
+ * Records.  The master groups the queued tape blocks into records of
+ * ntrec blocks.  A record is described by a short list of items: inline
+ * blocks (headers it built, memory it was handed: carried in the
+ * packet), disk runs (offset and length; adjacent tape_disk() calls are
+ * merged into one run, so a file extent is one pread) and zero runs.
+ * Record r's packet goes to slave r % SLAVE_COUNT over a stream socket
+ * (a socketpair rather than a pipe, so that sendmsg(MSG_NOSIGNAL) turns
+ * a dead slave into EPIPE without touching the master's SIGPIPE
+ * disposition, which belongs to the operator code).  The socket buffers
+ * hold several packets, so the master only waits when that slave is
+ * genuinely behind; while it waits it also watches the helpers, so a
+ * dead slave or writer cannot leave it blocked.
+ *
+ * Hand-off.  Slave s assembles record r directly in ring slot
+ * r % nslots (inline bytes copied, disk runs pread into the slot) once
+ * the writer has released that slot (it held record r - nslots), then
+ * posts the slot full.  Since nslots is a multiple of SLAVE_COUNT every
+ * slot has a single owning slave, so records land in sequence order
+ * without any slave waiting on another.  The writer drains the slots in
+ * record order and writes them in the output's native block (large
+ * chunks for files and pipes, one record per write for tapes).
+ *
+ * Errors.  A helper that fails writes the first error into the ring's
+ * status area (kind, errno, record, and for the writer the first record
+ * that did not land) and exits non-zero.  The master checks the status
+ * after every record and whenever it waits; it reports the error in
+ * dump 0.4b47's words and aborts (dump_abort() kills the helpers through
+ * tape_kill_helpers()).  Helpers get PR_SET_PDEATHSIG so that they never
+ * outlive a master that was killed outright, ignore SIGINT (the master
+ * decides what an interrupt means) and leave only through _exit().
+ *
+ * tape_finish() pads the last record with TS_END headers and marks it
+ * last, closes the sockets, and waits for every helper: the writer exits
+ * 0 only after the output was fsynced (files, block devices) and closed.
+ *
+ * Compression.  Each slave compresses the records it assembled (three
+ * at once), so the master only sets DR_COMPRESSED in every header and
+ * marks the first record of each volume "raw".
+ *
+ * Volumes.  With -B the master decides, when a record is complete,
+ * whether it ends the volume (tape-format.md 14.2): uncompressed, when
+ * the volume holds the rounded -B count of blocks; compressed, as 0.4b47
+ * does, when the output bytes of the volume's records up to two before
+ * this one, plus a look-ahead of 3 x (record + 4), reach -B KiB.  The
+ * slaves publish each compressed size in the ring for that (a "feedback"
+ * ring), so the master then runs at most about three records ahead of
+ * compression, just as 0.4b47's three writer processes did.  That
+ * record goes out marked VOLEND; the writer writes it, flushes and
+ * closes the volume and reports; the master prints the volume lines,
+ * finds the next name (-M, the -f list, or the operator on /dev/tty),
+ * has the writer open it, and queues the new volume's TS_TAPE, built
+ * from the last data header queued so that it carries that inode's
+ * c_dinode and c_addr and, in c_count, how many of its data blocks are
+ * still to come (tape-format.md 14.1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "compress.h"
+#include "dumprestore.h"
+#include "spcl.h"
+#include "xalloc.h"
+#include "optr.h"
+#include "ask.h"
+#include "ring.h"
+#include "slave.h"
+#include "tape.h"
+#include "writer.h"
+
+#define NHELPERS	(SLAVE_COUNT + 1)	/* slaves, then the writer */
+#define WRITER_IDX	SLAVE_COUNT
+/* Socket buffer asked for per slave: room for several packets. */
+#define SLAVE_SOCKBUF	(1024 * 1024)
+/* Without pidfds: how often a waiting master looks at its helpers. */
+#define POLL_INTERVAL_MS	100
+/* Exit status recorded for a helper whose end waitpid cannot tell. */
+#define WAIT_UNKNOWN	255
+#define SECS_PER_HOUR	3600
+#define SECS_PER_MIN	60
+/* Bytes of prefix in front of each compressed record. */
+#define PREFIX_SIZE	4
+/* Compressed volumes: records whose size the master does not know yet
+ * when it decides (0.4b47's three writers), counted as full size. */
+#define LOOKAHEAD_RECORDS	3
+#define LOOKBEHIND_RECORDS	2
+/* Ratio printing: 0.4b47 rounds u/c to 3 decimals by adding 0.0005. */
+#define RATIO_ROUND	0.0005
+
+struct helper {
+	pid_t pid;		/* 0 once reaped */
+	int pidfd;		/* readable when it exits; -1 if unavailable */
+	int status;		/* wait status once reaped */
+};
+
+/* The record being built. */
+struct record {
+	struct slave_item *items;	/* ntrec entries at most */
+	uint32_t nitems;
+	unsigned char *inline_data;	/* ntrec * TP_BSIZE */
+	uint32_t ninline;		/* inline blocks queued */
+	uint32_t fill;			/* blocks in the record so far */
+};
+
+static struct tape_config cfg;
+static struct ring *ring;
+static struct writer_output out;
+static struct helper helpers[NHELPERS];
+static int socks[SLAVE_COUNT] = { -1, -1, -1 };
+static struct record cur;
+static uint64_t nblocks;	/* tape blocks queued: next c_tapea */
+static uint64_t nrecords;	/* records handed to slaves */
+static int volume = 1;
+static int32_t firstrec;	/* c_firstrec of the current volume */
+static time_t vol_start;
+static int started;
+static int closing;		/* tape_finish is padding the last record */
+
+/* Volumes. */
+static char vol_name[RING_NAME_MAX];	/* output of the current volume */
+static uint64_t vol_first_block;	/* c_tapea of its TS_TAPE */
+static uint64_t vol_first_rec;		/* its first record */
+static uint64_t vol_limit;	/* blocks (uncompressed) or bytes; 0: none */
+static int feedback;		/* compressed volumes of limited size */
+static uint64_t sized_next;	/* next record whose output size to learn */
+static uint64_t vol_known_bytes;	/* output bytes of records < sized_next */
+static uint64_t total_cbytes;	/* output bytes of the finished volumes */
+static int compressed_totals_valid;
+
+/* The last header that has data blocks behind it (TS_INODE, TS_ADDR,
+ * TS_BITS, TS_CLRI, EA records): a new volume's header is made from it. */
+static union u_spcl last_hdr;
+static int have_last_hdr;
+static uint64_t last_hdr_end;	/* logical block just after its data */
+
+static void report_failure(void);
+
+/* ---- helpers: starting, watching, stopping -------------------------- */
+
+static int
+open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Common set-up of a freshly forked helper: die with the master, leave
+ * interrupts to the master, and drop the master's signal handlers (they
+ * only set flags nobody in this process would look at).
+ */
+static void
+child_setup(pid_t master)
+{
+	static const int reset[] = { SIGHUP, SIGTERM, SIGQUIT, SIGALRM,
+	    SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGUSR1, SIGUSR2, SIGCHLD };
+	sigset_t none;
+	size_t i;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != master)
+		_exit(1);
+	for (i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
+		signal(reset[i], SIG_DFL);
+	signal(SIGINT, SIG_IGN);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static int
+start_writer(void)
+{
+	pid_t master = getpid();
+	pid_t pid = fork_clone_io();
+
+	if (pid == -1)
+		return -1;
+	if (pid == 0) {
+		child_setup(master);
+		writer_main(&out, ring, cfg.ntrec);
+	}
+	helpers[WRITER_IDX].pid = pid;
+	helpers[WRITER_IDX].pidfd = open_pidfd(pid);
+	return 0;
+}
+
+/* The master gives up the output: only the writer may write to it.
+ * For standard output, fd 1 is pointed at /dev/null so that no stray
+ * output of this process can land in the archive, and the reader sees
+ * end of file as soon as the writer is done. */
+static int
+release_output(void)
+{
+	int fd;
+
+	if (!out.is_stdout)
+		return close(out.fd);
+	fd = open("/dev/null", O_WRONLY);
+	if (fd == -1)
+		return -1;
+	if (dup2(fd, STDOUT_FILENO) == -1) {
+		(void)close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static int
+start_slaves(void)
+{
+	int pairs[SLAVE_COUNT][2];
+	pid_t master = getpid();
+	int i, j, bufsize = SLAVE_SOCKBUF;
+	struct slave_config sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.device = cfg.device;
+	sc.ntrec = cfg.ntrec;
+	sc.method = cfg.compress;
+	sc.level = cfg.compress_level;
+
+	for (i = 0; i < SLAVE_COUNT; i++) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+		    pairs[i]) == -1)
+			return -1;
+		/* a smaller buffer than asked for only means more waiting */
+		(void)setsockopt(pairs[i][0], SOL_SOCKET, SO_SNDBUF, &bufsize,
+		    sizeof(bufsize));
+		socks[i] = pairs[i][0];
+	}
+	for (i = 0; i < SLAVE_COUNT; i++) {
+		pid_t pid = fork_clone_io();
+
+		if (pid == -1)
+			return -1;
+		if (pid == 0) {
+			child_setup(master);
+			for (j = 0; j < SLAVE_COUNT; j++) {
+				(void)close(pairs[j][0]);
+				if (j > i)
+					(void)close(pairs[j][1]);
+			}
+			slave_main(pairs[i][1], &sc, ring);
+		}
+		helpers[i].pid = pid;
+		helpers[i].pidfd = open_pidfd(pid);
+		if (close(pairs[i][1]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reap helper i if it has exited; 1 if it is gone, 0 if still running,
+ * -1 when waitpid fails. */
+static int
+reap(int i, int block)
+{
+	pid_t r;
+
+	if (helpers[i].pid == 0)
+		return 1;
+	do
+		r = waitpid(helpers[i].pid, &helpers[i].status,
+		    block ? 0 : WNOHANG);
+	while (r == -1 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	if (r == -1)	/* cannot learn how it ended: count it as failed */
+		helpers[i].status = W_EXITCODE(WAIT_UNKNOWN, 0);
+	helpers[i].pid = 0;
+	if (helpers[i].pidfd != -1) {
+		(void)close(helpers[i].pidfd);
+		helpers[i].pidfd = -1;
+	}
+	return r == -1 ? -1 : 1;
+}
+
+static int
+helper_ok(int i)
+{
+	return WIFEXITED(helpers[i].status) &&
+	    WEXITSTATUS(helpers[i].status) == 0;
+}
+
+/*
+ * Wait until fd (if >= 0) is ready for events, or some helper exits.
+ * Returns 1 when fd is ready, 0 when a helper exited (reaped; the
+ * caller decides whether that is an error).
+ */
+static int
+wait_event(int fd, short events)
+{
+	struct pollfd pfd[NHELPERS + 1];
+	int i, n, timeout;
+
+	for (;;) {
+		n = 0;
+		timeout = -1;
+		if (fd >= 0) {
+			pfd[n].fd = fd;
+			pfd[n++].events = events;
+		}
+		for (i = 0; i < NHELPERS; i++) {
+			if (helpers[i].pid == 0)
+				continue;
+			if (helpers[i].pidfd == -1)
+				timeout = POLL_INTERVAL_MS;
+			else {
+				pfd[n].fd = helpers[i].pidfd;
+				pfd[n++].events = POLLIN;
+			}
+		}
+		if (poll(pfd, (nfds_t)n, timeout) == -1) {
+			if (errno != EINTR)
+				return 0;
+			/* a signal for the master's own handlers: the revents
+			 * are not set, look again */
+			continue;
+		}
+		if (fd >= 0 && (pfd[0].revents & (events | POLLERR | POLLHUP)))
+			return 1;
+		for (i = 0; i < NHELPERS; i++) {
+			if (helpers[i].pid != 0 && reap(i, 0) != 0)
+				return 0;
+		}
+		if (fd < 0 || ring_failed(ring))
+			return 0;
+	}
+}
+
+/* A helper exited or reported an error while the dump goes on. */
+static _Noreturn void
+helper_failed(void)
+{
+	report_failure();
+	dump_abort();
+}
+
+void
+tape_kill_helpers(void)
+{
+	int i;
+
+	for (i = 0; i < SLAVE_COUNT; i++) {
+		if (socks[i] != -1) {
+			(void)close(socks[i]);
+			socks[i] = -1;
+		}
+	}
+	for (i = 0; i < NHELPERS; i++) {
+		if (helpers[i].pid == 0)
+			continue;
+		(void)kill(helpers[i].pid, SIGKILL);
+		(void)reap(i, 1);
+	}
+}
+
+/* ---- error reports --------------------------------------------------- */
+
+static void
+report_write_error(const struct ring_status *st)
+{
+	if (out.is_stdout)
+		msg("write error on standard output: %s\n", strerror(st->err));
+	else
+		msg("write error %ju blocks into volume %d: %s\n",
+		    (uintmax_t)(st->offset / TP_BSIZE), volume,
+		    strerror(st->err));
+}
+
+/* Say what went wrong, from the ring status or, failing that, from the
+ * way a helper ended. */
+static void
+report_failure(void)
+{
+	const struct ring_status *st = ring_status(ring);
+	int i;
+
+	switch (ring_failed(ring) ? st->error : RING_OK) {
+	case RING_SLAVE_READ:
+		msg("read error from %s: %s: [block %ju]: count=%zu\n",
+		    cfg.device, strerror(st->err),
+		    (uintmax_t)(st->offset / DEV_BSIZE), st->count);
+		return;
+	case RING_SLAVE_SHORT:
+		msg("short read error from %s: [block %ju]: count=%zu, got=%zu\n",
+		    cfg.device, (uintmax_t)(st->offset / DEV_BSIZE), st->count,
+		    st->got);
+		return;
+	case RING_SLAVE_OPEN:
+		msg("Cannot open %s: %s\n", cfg.device, strerror(st->err));
+		return;
+	case RING_WRITER_EOM:
+		msg("End of tape detected\n");
+		report_write_error(st);
+		return;
+	case RING_WRITER_WRITE:
+		report_write_error(st);
+		return;
+	case RING_WRITER_PIPE:
+		msg("Broken pipe\n");
+		return;
+	case RING_WRITER_FSYNC:
+		msg("Cannot flush output \"%s\": %s\n", cfg.output,
+		    strerror(st->err));
+		return;
+	case RING_WRITER_CLOSE:
+		msg("Cannot close output \"%s\": %s\n", cfg.output,
+		    strerror(st->err));
+		return;
+	case RING_SLAVE_PROTO:
+	case RING_INTERNAL:
+		msg("internal error in the output pipeline at record %ju: %s\n",
+		    (uintmax_t)st->record, strerror(st->err));
+		return;
+	default:
+		break;
+	}
+	for (i = 0; i < NHELPERS; i++) {
+		const char *who = i == WRITER_IDX ? "writer" : "slave";
+
+		if (helpers[i].pid != 0 || helper_ok(i))
+			continue;
+		if (WIFSIGNALED(helpers[i].status))
+			msg("The %s process was killed by signal %d\n", who,
+			    WTERMSIG(helpers[i].status));
+		else
+			msg("The %s process exited with status %d\n", who,
+			    WEXITSTATUS(helpers[i].status));
+		return;
+	}
+	msg("A helper process stopped unexpectedly\n");
+}
+
+/* ---- sending records -------------------------------------------------- */
+
+/* Send the iovecs completely to slave s, waiting (and watching the
+ * helpers) whenever its socket is full. */
+static void
+send_all(int s, struct iovec *iov, int iovcnt)
+{
+	struct msghdr mh;
+
+	memset(&mh, 0, sizeof(mh));
+	while (iovcnt > 0) {
+		ssize_t n;
+
+		mh.msg_iov = iov;
+		mh.msg_iovlen = (size_t)iovcnt;
+		n = sendmsg(socks[s], &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if ((errno == EAGAIN || errno == EWOULDBLOCK) &&
+			    wait_event(socks[s], POLLOUT) == 1)
+				continue;
+			/* EPIPE: the slave closed its end, so it is exiting;
+			 * collect it to say how it ended */
+			if (errno == EPIPE || errno == ECONNRESET)
+				(void)reap(s, 1);
+			helper_failed();
+		}
+		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+}
+
+static void change_volume(void);
+
+/* Wait for something from the helpers through poll_fn (a timed wait on
+ * a ring semaphore: 1 done, 0 timed out, -1 failed), watching them
+ * meanwhile: any helper that exits or reports an error ends the dump. */
+static void
+wait_ring(int (*poll_fn)(void *), void *arg)
+{
+	int i;
+
+	for (;;) {
+		int rc = poll_fn(arg);
+
+		if (rc == 1)
+			return;
+		if (rc == -1 || ring_failed(ring))
+			helper_failed();
+		for (i = 0; i < NHELPERS; i++) {
+			if (helpers[i].pid != 0 && reap(i, 0) != 0)
+				helper_failed();
+		}
+	}
+}
+
+struct sized_arg {
+	uint64_t rec;
+	size_t len;
+};
+
+static int
+poll_sized(void *arg)
+{
+	struct sized_arg *a = arg;
+
+	return ring_wait_sized(ring, a->rec, POLL_INTERVAL_MS, &a->len);
+}
+
+/* Learn the output sizes of the records before rec (feedback rings). */
+static void
+learn_sizes(uint64_t rec)
+{
+	struct sized_arg a;
+
+	while (sized_next < rec) {
+		a.rec = sized_next;
+		wait_ring(poll_sized, &a);
+		if (sized_next >= vol_first_rec)
+			vol_known_bytes += a.len;
+		sized_next++;
+	}
+}
+
+/* Whether record rec (now complete) is the last of its volume. */
+static int
+volume_full(uint64_t rec)
+{
+	uint64_t nrec = rec + 1 - vol_first_rec;
+
+	if (vol_limit == 0 || closing)
+		return 0;
+	if (cfg.compress == COMP_NONE)
+		return nrec * (uint64_t)cfg.ntrec >= vol_limit;
+	/* 0.4b47 knows the sizes of records up to two before this one;
+	 * the rest is covered by the look-ahead allowance */
+	if (rec >= vol_first_rec + LOOKBEHIND_RECORDS)
+		learn_sizes(rec + 1 - LOOKBEHIND_RECORDS);
+	return vol_known_bytes + LOOKAHEAD_RECORDS *
+	    ((uint64_t)cfg.ntrec * TP_BSIZE + PREFIX_SIZE) >= vol_limit;
+}
+
+/* The record is complete: hand it to its slave and start the next. */
+static void
+flush_record(void)
+{
+	struct slave_req req;
+	struct iovec iov[3];
+	int iovcnt = 2;
+	int volend = volume_full(nrecords);
+
+	memset(&req, 0, sizeof(req));
+	req.magic = SLAVE_REQ_MAGIC;
+	req.flags = closing ? SLAVE_REQ_LAST : 0;
+	if (nrecords == vol_first_rec)
+		req.flags |= SLAVE_REQ_RAW;
+	if (volend)
+		req.flags |= SLAVE_REQ_VOLEND;
+	req.record = nrecords;
+	req.nitems = cur.nitems;
+	req.ninline = cur.ninline;
+	iov[0].iov_base = &req;
+	iov[0].iov_len = sizeof(req);
+	iov[1].iov_base = cur.items;
+	iov[1].iov_len = cur.nitems * sizeof(*cur.items);
+	if (cur.ninline > 0) {
+		iov[2].iov_base = cur.inline_data;
+		iov[2].iov_len = (size_t)cur.ninline * TP_BSIZE;
+		iovcnt = 3;
+	}
+	send_all((int)(nrecords % SLAVE_COUNT), iov, iovcnt);
+	nrecords++;
+	cur.nitems = cur.ninline = cur.fill = 0;
+	if (ring_failed(ring))
+		helper_failed();
+	if (volend)
+		change_volume();
+}
+
+/*
+ * Add up to n blocks of one kind to the record, merging with the last
+ * item when it continues it.  Returns how many blocks were taken (they
+ * stop at the end of the record, which is then flushed).
+ */
+static size_t
+add_item(enum slave_item_kind kind, uint64_t off, size_t n)
+{
+	struct slave_item *last = cur.nitems ? &cur.items[cur.nitems - 1] :
+	    NULL;
+	size_t room = (size_t)cfg.ntrec - cur.fill;
+	size_t k = n < room ? n : room;
+
+	if (last != NULL && last->kind == (uint32_t)kind &&
+	    (kind != SLAVE_DISK ||
+	     last->off + (uint64_t)last->nblocks * TP_BSIZE == off))
+		last->nblocks += (uint32_t)k;
+	else {
+		last = &cur.items[cur.nitems++];
+		last->kind = (uint32_t)kind;
+		last->nblocks = (uint32_t)k;
+		last->off = kind == SLAVE_DISK ? off : 0;
+	}
+	cur.fill += (uint32_t)k;
+	nblocks += k;
+	return k;
+}
+
+static void
+record_done_check(void)
+{
+	if (cur.fill == (uint32_t)cfg.ntrec)
+		flush_record();
+}
+
+void
+tape_mem(const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+
+	while (n > 0) {
+		size_t room = (size_t)cfg.ntrec - cur.fill;
+		size_t k = n < room ? n : room;
+
+		memcpy(cur.inline_data + (size_t)cur.ninline * TP_BSIZE, p,
+		    k * TP_BSIZE);
+		(void)add_item(SLAVE_INLINE, 0, k);
+		cur.ninline += (uint32_t)k;
+		p += k * TP_BSIZE;
+		n -= k;
+		record_done_check();
+	}
+}
+
+void
+tape_disk(uint64_t off, size_t n)
+{
+	while (n > 0) {
+		size_t k = add_item(SLAVE_DISK, off, n);
+
+		off += (uint64_t)k * TP_BSIZE;
+		n -= k;
+		record_done_check();
+	}
+}
+
+void
+tape_zero(size_t n)
+{
+	while (n > 0) {
+		n -= add_item(SLAVE_ZERO, 0, n);
+		record_done_check();
+	}
+}
+
+/* Remember the last header with data behind it, and where its data
+ * ends (a volume switch before that point continues it). */
+static void
+note_header(const union u_spcl *h)
+{
+	const struct s_spcl *s = &h->s_spcl;
+	uint64_t data = 0;
+	int32_t i, n = s->c_count;
+
+	switch (s->c_type) {
+	case TS_TAPE:
+	case TS_END:
+		return;
+	case TS_BITS:
+	case TS_CLRI:
+		data = n > 0 ? (uint64_t)n : 0;
+		break;
+	default:
+		if (n > TP_NINDIR)
+			n = TP_NINDIR;
+		for (i = 0; i < n; i++)
+			if (s->c_addr[i] != 0)
+				data++;
+		break;
+	}
+	last_hdr = *h;
+	have_last_hdr = 1;
+	last_hdr_end = nblocks + 1 + data;
+}
+
+void
+tape_header(union u_spcl *h)
+{
+	struct s_spcl *s = &h->s_spcl;
+
+	s->c_tapea = (uint32_t)nblocks;
+	s->c_volume = volume;
+	s->c_firstrec = firstrec;
+	s->c_ntrec = cfg.ntrec;
+	s->c_magic = NFS_MAGIC;
+	s->c_flags |= DR_NEWINODEFMT;
+	if (cfg.compress != COMP_NONE)
+		s->c_flags |= DR_COMPRESSED;
+	spcl_set_checksum(h);
+	note_header(h);
+	tape_mem(h, 1);
+}
+
+uint64_t
+tape_blocks(void)
+{
+	return nblocks;
+}
+
+int
+tape_output_is_pipe(void)
+{
+	return writer_is_pipe(&out);
+}
+
+/* ---- volumes ----------------------------------------------------------- */
+
+void
+tape_volume_name(const struct tape_config *c, int vol, char *buf, size_t len)
+{
+	const char *p = c->output, *comma;
+	int i;
+
+	if (c->multi) {
+		(void)snprintf(buf, len, "%s%03d", c->output, vol);
+		return;
+	}
+	/* the vol-th element of a comma list, the last one reused */
+	for (i = 1; i < vol && (comma = strchr(p, ',')) != NULL; i++)
+		p = comma + 1;
+	comma = strchr(p, ',');
+	(void)snprintf(buf, len, "%.*s",
+	    (int)(comma != NULL ? (size_t)(comma - p) : strlen(p)), p);
+}
+
+/* Whether volume vol has a name of its own (-M, or a list element):
+ * then no media change has to be asked for. */
+static int
+volume_named(int vol)
+{
+	const char *p = cfg.output;
+	int n = 1;
+
+	if (cfg.multi)
+		return 1;
+	while ((p = strchr(p, ',')) != NULL) {
+		n++;
+		p++;
+	}
+	return n > 1 && vol <= n;
+}
+
+/* The size limit of volume vol: blocks (a multiple of ntrec, at least
+ * one record) uncompressed, output bytes compressed; 0 for none. */
+static uint64_t
+volume_limit(int vol)
+{
+	long kb;
+	uint64_t blocks;
+
+	if (cfg.nvolsize <= 0 || writer_is_pipe(&out))
+		return 0;
+	kb = cfg.volsize[vol <= cfg.nvolsize ? vol - 1 : cfg.nvolsize - 1];
+	if (kb <= 0)
+		return 0;
+	if (cfg.compress != COMP_NONE)
+		return (uint64_t)kb * TP_BSIZE;
+	blocks = (uint64_t)kb / (uint64_t)cfg.ntrec * (uint64_t)cfg.ntrec;
+	return blocks > 0 ? blocks : (uint64_t)cfg.ntrec;
+}
+
+static void
+print_ratio(const char *what, uint64_t ukb, uint64_t ckb)
+{
+	msg("%s%jukB uncompressed, %jukB compressed, %1.3f:1\n", what,
+	    (uintmax_t)ukb, (uintmax_t)ckb,
+	    RATIO_ROUND + (double)ukb / (double)(ckb > 0 ? ckb : 1));
+}
+
+/* The lines that close a volume ("Closing", "completed", sizes). */
+static void
+print_volume_stats(time_t end, uint64_t vol_bytes)
+{
+	time_t took = end - vol_start;
+	uint64_t blocks = nblocks - vol_first_block;
+	uint64_t ckb = vol_bytes / TP_BSIZE;
+
+	if (!out.is_stdout)
+		msg("Closing %s\n", vol_name);
+	msg("Volume %d completed at: %s", volume, ctime(&end));
+	if (cfg.compress == COMP_NONE)
+		msg("Volume %d %ju blocks (%.2fMB)\n", volume,
+		    (uintmax_t)blocks,
+		    (double)blocks * TP_BSIZE / (1024.0 * 1024.0));
+	if (took >= 1) {
+		char what[64];
+
+		msg("Volume %d took %d:%02d:%02d\n", volume,
+		    (int)(took / SECS_PER_HOUR),
+		    (int)(took % SECS_PER_HOUR / SECS_PER_MIN),
+		    (int)(took % SECS_PER_MIN));
+		msg("Volume %d transfer rate: %ju kB/s\n", volume,
+		    (uintmax_t)((cfg.compress != COMP_NONE ? ckb : blocks) /
+		    (uint64_t)took));
+		if (cfg.compress != COMP_NONE) {
+			(void)snprintf(what, sizeof(what), "Volume %d ",
+			    volume);
+			print_ratio(what, blocks, ckb);
+		}
+	}
+}
+
+/* The TS_TAPE header of a volume (tape-format.md 6.1, 14.1). */
+static void
+queue_volume_header(void)
+{
+	const struct s_spcl *id = &cfg.ident->s_spcl;
+	union u_spcl h;
+	struct s_spcl *s = &h.s_spcl;
+
+	if (volume > 1 && have_last_hdr) {
+		/* carries the interrupted inode's c_dinode, c_addr and
+		 * number; c_count = its data blocks still to come */
+		h = last_hdr;
+		s->c_count = last_hdr_end > nblocks ?
+		    (int32_t)(last_hdr_end - nblocks) : 0;
+	} else {
+		memset(&h, 0, sizeof(h));
+		s->c_inumber = 0;
+		s->c_count = 1;
+	}
+	s->c_type = TS_TAPE;
+	s->c_date = id->c_date;
+	s->c_ddate = id->c_ddate;
+	s->c_level = id->c_level;
+	memcpy(s->c_label, id->c_label, sizeof(s->c_label));
+	memcpy(s->c_filesys, id->c_filesys, sizeof(s->c_filesys));
+	memcpy(s->c_dev, id->c_dev, sizeof(s->c_dev));
+	memcpy(s->c_host, id->c_host, sizeof(s->c_host));
+	s->c_flags |= DR_NEWHEADER | DR_NEWINODEFMT;
+	tape_header(&h);
+}
+
+/* Start volume `volume` (its output is open): header and messages. */
+static void
+begin_volume(void)
+{
+	vol_start = time(NULL);
+	vol_first_block = nblocks;
+	vol_first_rec = nrecords;
+	vol_known_bytes = 0;
+	firstrec = (int32_t)nblocks;
+	vol_limit = volume_limit(volume);
+	if (volume_named(volume))
+		msg("Dumping volume %d on %s\n", volume, vol_name);
+	queue_volume_header();
+	msg("Volume %d started with block %ju at: %s", volume,
+	    (uintmax_t)nblocks, ctime(&vol_start));
+	if (volume > 1)
+		msg("Volume %d begins with blocks from inode %u\n", volume,
+		    (unsigned)last_hdr.s_spcl.c_inumber);
+}
+
+static int
+poll_closed(void *arg)
+{
+	(void)arg;
+	return ring_volume_wait_closed(ring, POLL_INTERVAL_MS);
+}
+
+struct opened_arg {
+	int err;
+};
+
+static int
+poll_opened(void *arg)
+{
+	struct opened_arg *a = arg;
+
+	return ring_volume_wait_opened(ring, POLL_INTERVAL_MS, &a->err);
+}
+
+/* No name of its own for the next volume: the operator changes media. */
+static void
+ask_media_change(void)
+{
+	msg("Change Volumes: Mount volume #%d\n", volume);
+	while (!ask_operator("Is the new volume mounted and ready to go?",
+	    cfg.noask)) {
+		if (ask_operator("Do you want to abort?", cfg.noask))
+			dump_abort();
+	}
+}
+
+/* The writer is writing the last record of the volume: wait until the
+ * volume is closed, then open the next one and start it. */
+static void
+change_volume(void)
+{
+	struct opened_arg a;
+	uint64_t bytes;
+
+	wait_ring(poll_closed, NULL);
+	bytes = ring_volume_bytes(ring);
+	total_cbytes += bytes;
+	/* the writer drained every record, so every size is posted:
+	 * consume them so the next volume counts from its own records */
+	if (feedback)
+		learn_sizes(nrecords);
+	print_volume_stats(time(NULL), bytes);
+	volume++;
+	tape_volume_name(&cfg, volume, vol_name, sizeof(vol_name));
+	if (!volume_named(volume))
+		ask_media_change();
+	for (;;) {
+		ring_volume_next(ring, vol_name);
+		wait_ring(poll_opened, &a);
+		if (a.err == 0)
+			break;
+		msg("Cannot open output \"%s\": %s\n", vol_name,
+		    strerror(a.err));
+		if (!ask_operator("Do you want to retry the open?", cfg.noask))
+			dump_abort();
+	}
+	begin_volume();
+}
+
+/* ---- start and finish ------------------------------------------------- */
+
+int
+tape_start(const struct tape_config *c)
+{
+	int i;
+
+	cfg = *c;
+	for (i = 0; i < NHELPERS; i++)
+		helpers[i].pidfd = -1;
+	if (cfg.ntrec < 1 || cfg.ntrec > MAXNTREC) {
+		msg("Please choose a blocksize <= %dkB\n", MAXNTREC);
+		return -1;
+	}
+	if (cfg.compress != COMP_NONE &&
+	    !compress_available((enum compress_method)cfg.compress)) {
+		msg("This dump was built without support for the requested "
+		    "compression\n");
+		return -1;
+	}
+	tape_volume_name(&cfg, 1, vol_name, sizeof(vol_name));
+	if (writer_open(vol_name, &out) == -1) {
+		msg("Cannot open output \"%s\": %s\n", vol_name,
+		    strerror(errno));
+		return -1;
+	}
+	feedback = cfg.compress != COMP_NONE && volume_limit(1) != 0;
+	ring = ring_create(cfg.ntrec, cfg.compress != COMP_NONE, feedback);
+	if (ring == NULL) {
+		msg("Cannot allocate the record ring: %s\n", strerror(errno));
+		if (!out.is_stdout)
+			(void)close(out.fd);
+		return -1;
+	}
+	cur.items = xreallocarray(NULL, (size_t)cfg.ntrec, sizeof(*cur.items));
+	cur.inline_data = xreallocarray(NULL, (size_t)cfg.ntrec, TP_BSIZE);
+	if (start_writer() == -1 || release_output() == -1 ||
+	    start_slaves() == -1) {
+		msg("Cannot start the output processes: %s\n", strerror(errno));
+		tape_kill_helpers();
+		return -1;
+	}
+	started = 1;
+	begin_volume();
+	return 0;
+}
+
+/* Close the sockets and wait for every helper; 0 when all exited 0. */
+static int
+wait_helpers(void)
+{
+	int i, live;
+
+	for (i = 0; i < SLAVE_COUNT; i++) {
+		if (socks[i] != -1 && close(socks[i]) == -1)
+			return -1;
+		socks[i] = -1;
+	}
+	for (;;) {
+		live = 0;
+		for (i = 0; i < NHELPERS; i++) {
+			if (reap(i, 0) == 0)
+				live++;
+			else if (!helper_ok(i))
+				return -1;
+		}
+		if (ring_failed(ring))
+			return -1;
+		if (live == 0)
+			return 0;
+		(void)wait_event(-1, 0);
+	}
+}
+
+int
+tape_finish(union u_spcl *end)
+{
+	uint64_t bytes;
+	size_t n;
+
+	if (!started)
+		return -1;
+	n = (size_t)cfg.ntrec - cur.fill;
+	closing = 1;
+	while (n-- > 0)
+		tape_header(end);
+	if (wait_helpers() == -1) {
+		report_failure();
+		tape_kill_helpers();
+		return -1;
+	}
+	bytes = ring_volume_bytes(ring);
+	total_cbytes += bytes;
+	compressed_totals_valid = cfg.compress != COMP_NONE;
+	print_volume_stats(time(NULL), bytes);
+	ring_destroy(ring);
+	ring = NULL;
+	started = 0;
+	return 0;
+}
+
+int
+tape_volumes(void)
+{
+	return volume;
+}
+
+int
+tape_compress_totals(uint64_t *ukb, uint64_t *ckb)
+{
+	if (!compressed_totals_valid)
+		return 0;
+	*ukb = nblocks;
+	*ckb = total_cbytes / TP_BSIZE;
+	return 1;
+}

@@ -1,0 +1,347 @@
+/*
+ * traverse.c - the file-system walk of the dump master.
+ *
+ * Pass I scans every inode in number order (libext2fs inode scan) and
+ * fills the maps: used inodes (TS_CLRI), excluded inodes (journal,
+ * resize inode, -e/-E, nodump when level >= -h), candidate directories,
+ * and the selected inodes (TS_BITS: ctime >= base date, root always),
+ * adding each selected inode to the size estimate (behaviour.md 2).
+ * Pass II propagates exclusion down excluded directories and selects
+ * the directories on the path to any selected inode, until nothing
+ * changes.  Passes III and IV then hand the selected directories, then
+ * all other selected inodes, in ascending order to inode.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "optr.h"
+#include "tape.h"
+#include "xalloc.h"
+
+#define EXCLUDE_FIRST_INO	3	/* -e accepts inode numbers above 2 */
+
+/* Pass II results for one directory (BSD's HASDUMPEDFILE/HASSUBDIRS). */
+#define HAS_DUMPED_FILE		1
+#define HAS_SUBDIRS		2
+
+struct pass2_ctx {
+	const struct dump_opts *o;
+	const struct dump_fs *dfs;
+	struct dump_maps *maps;
+	ext2_ino_t dir;
+	int excluded;		/* the directory itself is excluded */
+	int result;
+	int changed;
+};
+
+/* Size estimate of one inode in tape blocks (behaviour.md 2). */
+static uint64_t blockest(const struct dump_fs *dfs,
+			 const struct ext2_inode_large *in)
+{
+	uint64_t b = dfs->blocksize, per = b / TP_BSIZE;
+	uint64_t size = EXT2_I_SIZE(in);
+	uint64_t blkest, sizeest;
+
+	if (!LINUX_S_ISREG(in->i_mode) && !LINUX_S_ISDIR(in->i_mode) &&
+	    !LINUX_S_ISLNK(in->i_mode))
+		return 1;
+	blkest = ((uint64_t)in->i_blocks * DEV_BSIZE + b - 1) / b * per;
+	sizeest = (size + b - 1) / b * per;
+	if (sizeest < blkest)
+		blkest = sizeest;
+	if (LINUX_S_ISDIR(in->i_mode)) {
+		blkest /= 2;
+		sizeest /= 2;
+	}
+	if (size > TAPE_NDADDR * b)
+		blkest += (sizeest - TAPE_NDADDR * per + TP_NINDIR - 1) /
+			  TP_NINDIR;
+	return blkest + 1;
+}
+
+/* The inodes dump never dumps: the journal and the resize inode. */
+static int always_excluded(const struct dump_fs *dfs, ext2_ino_t ino)
+{
+	return ino == EXT2_RESIZE_INO ||
+	       (ext2fs_has_feature_journal(dfs->fs->super) &&
+		ino == dfs->fs->super->s_journal_inum);
+}
+
+/* Verbose lines for them, printed before the passes as 0.4b47 does. */
+void traverse_report_fixed(const struct dump_opts *o,
+			   const struct dump_fs *dfs)
+{
+	ext2_ino_t j = dfs->fs->super->s_journal_inum;
+
+	if (!o->verbose)
+		return;
+	if (ext2fs_has_feature_journal(dfs->fs->super) && j != 0)
+		msg("Excluding inode %u (journal inode) from dump\n", j);
+	msg("Excluding inode %u (resize inode) from dump\n",
+	    EXT2_RESIZE_INO);
+}
+
+static int in_list(const struct dump_opts *o, ext2_ino_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < o->nexcluded; i++)
+		if (o->excluded[i] == ino)
+			return 1;
+	return 0;
+}
+
+static void alloc_maps(const struct dump_fs *dfs, struct dump_maps *maps)
+{
+	maps->maxino = dfs->maxino;
+	maps->mapsize = TAPE_MAPSIZE(dfs->maxino);
+	maps->used = xcalloc(maps->mapsize, 1);
+	maps->dumped = xcalloc(maps->mapsize, 1);
+	maps->dirs = xcalloc(maps->mapsize, 1);
+	maps->excluded = xcalloc(maps->mapsize, 1);
+	maps->estimate = 2 * (maps->mapsize / TP_BSIZE + 1);
+}
+
+/* Pass I decision for one allocated inode. */
+static void map_inode(const struct dump_opts *o, const struct dump_fs *dfs,
+		      time_t ddate, struct dump_maps *maps, ext2_ino_t ino,
+		      const struct ext2_inode_large *in)
+{
+	int isdir = LINUX_S_ISDIR(in->i_mode);
+	const char *why = NULL;
+
+	map_set(maps->used, ino);
+	if (always_excluded(dfs, ino) || in_list(o, ino))
+		why = "";
+	else if ((in->i_flags & EXT2_NODUMP_FL) &&
+		 o->level >= o->honor_level)
+		why = " (nodump attribute)";
+	if (ino == EXT2_ROOT_INO)
+		why = NULL;
+	if (isdir)
+		map_set(maps->dirs, ino);
+	if (why != NULL) {
+		/* Fixed and -e/-E exclusions were reported earlier. */
+		if (o->verbose && *why != '\0')
+			msg("Excluding inode %u%s from dump\n", ino, why);
+		map_set(maps->excluded, ino);
+		if (isdir)
+			map_clear(maps->used, ino);
+		return;
+	}
+	if ((uint32_t)in->i_ctime >= (uint32_t)ddate || ino == EXT2_ROOT_INO) {
+		map_set(maps->dumped, ino);
+		maps->estimate += blockest(dfs, in);
+	}
+}
+
+static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
+		  time_t ddate, struct dump_maps *maps)
+{
+	ext2_inode_scan scan;
+	ext2_ino_t ino;
+	struct ext2_inode_large *in;
+	errcode_t rc;
+	size_t isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
+						   : sizeof(*in);
+
+	rc = ext2fs_open_inode_scan(dfs->fs, 0, &scan);
+	if (rc != 0) {
+		optr_fs_error(rc, "Cannot scan inodes of", dfs->device);
+		dump_abort();
+	}
+	in = xcalloc(1, isz);
+	for (;;) {
+		rc = ext2fs_get_next_inode_full(scan, &ino,
+						(struct ext2_inode *)in,
+						(int)dfs->inode_size);
+		if (rc == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
+			continue;
+		if (rc != 0) {
+			optr_fs_error(rc, "Cannot read inode table of",
+				      dfs->device);
+			dump_abort();
+		}
+		if (ino == 0)
+			break;
+		if (in->i_mode != 0 && in->i_links_count != 0 &&
+		    in->i_dtime == 0)
+			map_inode(o, dfs, ddate, maps, ino, in);
+	}
+	free(in);
+	ext2fs_close_inode_scan(scan);
+}
+
+static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
+		       int offset, int blocksize, char *buf, void *priv)
+{
+	struct pass2_ctx *c = priv;
+	ext2_ino_t ino = de->inode;
+
+	(void)dir; (void)offset; (void)blocksize; (void)buf;
+	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
+	    ino == 0 || ino >= c->maps->maxino)
+		return 0;
+	if (c->excluded) {
+		/* Exclusion covers the whole subtree. */
+		if (map_test(c->maps->dumped, ino)) {
+			struct ext2_inode_large in;
+
+			/* Taken back out of the estimate, as 0.4b47 does. */
+			if (ext2fs_read_inode_full(c->dfs->fs, ino,
+			    (struct ext2_inode *)&in, sizeof(in)) == 0)
+				c->maps->estimate -= blockest(c->dfs, &in);
+			map_clear(c->maps->dumped, ino);
+			c->changed = 1;
+		}
+		if (map_test(c->maps->dirs, ino) &&
+		    !map_test(c->maps->excluded, ino)) {
+			map_set(c->maps->excluded, ino);
+			map_clear(c->maps->used, ino);
+			c->changed = 1;
+		}
+		return 0;
+	}
+	if (map_test(c->maps->dumped, ino))
+		c->result |= HAS_DUMPED_FILE;
+	if (map_test(c->maps->dirs, ino))
+		c->result |= HAS_SUBDIRS;
+	return 0;
+}
+
+/* One round over the candidate directories; returns whether any map
+ * changed. */
+static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
+		       struct dump_maps *maps)
+{
+	struct pass2_ctx c;
+	struct ext2_inode_large in;
+	ext2_ino_t ino;
+	int changed = 0;
+
+	for (ino = 1; ino < maps->maxino; ino++) {
+		if (!map_test(maps->dirs, ino))
+			continue;
+		memset(&c, 0, sizeof(c));
+		c.o = o;
+		c.dfs = dfs;
+		c.maps = maps;
+		c.dir = ino;
+		c.excluded = map_test(maps->excluded, ino);
+		if (map_test(maps->dumped, ino) && !c.excluded)
+			continue;
+		if (ext2fs_dir_iterate2(dfs->fs, ino, 0, NULL, pass2_entry,
+					&c) != 0) {
+			map_clear(maps->dirs, ino);
+			continue;
+		}
+		changed |= c.changed;
+		if (c.excluded) {
+			map_clear(maps->dirs, ino);
+			changed = 1;
+			continue;
+		}
+		if ((c.result & HAS_SUBDIRS) == 0) {
+			map_clear(maps->dirs, ino);
+			changed = 1;
+		}
+		if (c.result & HAS_DUMPED_FILE) {
+			map_set(maps->dumped, ino);
+			if (ext2fs_read_inode_full(dfs->fs, ino,
+			    (struct ext2_inode *)&in, sizeof(in)) == 0)
+				maps->estimate += blockest(dfs, &in);
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
+		  time_t ddate, struct dump_maps *maps)
+{
+	alloc_maps(dfs, maps);
+	if (!o->estimate_only)
+		msg("mapping (Pass I) [regular files]\n");
+	pass1(o, dfs, ddate, maps);
+	if (!o->estimate_only)
+		msg("mapping (Pass II) [directories]\n");
+	while (pass2_round(o, dfs, maps))
+		;
+}
+
+void traverse_free_maps(struct dump_maps *maps)
+{
+	free(maps->used);
+	free(maps->dumped);
+	free(maps->dirs);
+	free(maps->excluded);
+	memset(maps, 0, sizeof(*maps));
+}
+
+static ext2_ino_t first_dumped(const struct dump_maps *maps)
+{
+	ext2_ino_t ino;
+
+	for (ino = 1; ino < maps->maxino; ino++)
+		if (map_test(maps->dumped, ino))
+			return ino;
+	return 0;
+}
+
+/* One map record: header (built from zero) plus the bitmap blocks. */
+static void dump_one_map(const struct dump_maps *maps, int type,
+			 ext2_ino_t ino, const uint8_t *map)
+{
+	union u_spcl h;
+	size_t nblocks = maps->mapsize / TP_BSIZE;
+
+	inode_new_header(&h, type, ino);
+	h.s_spcl.c_count = (int32_t)nblocks;
+	h.s_spcl.c_dinode.di_size = maps->mapsize;
+	tape_header(&h);
+	tape_mem(map, nblocks);
+}
+
+void traverse_dump_maps(const struct dump_fs *dfs,
+			const struct dump_maps *maps)
+{
+	dump_one_map(maps, TS_CLRI, dfs->maxino - 1, maps->used);
+	dump_one_map(maps, TS_BITS, first_dumped(maps), maps->dumped);
+}
+
+/* Pass III (dirs != 0) or pass IV: every selected inode of that kind. */
+void traverse_dump_inodes(const struct dump_opts *o,
+			  const struct dump_fs *dfs,
+			  const struct dump_maps *maps, int dirs)
+{
+	struct ext2_inode_large *in;
+	size_t isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
+						   : sizeof(*in);
+	ext2_ino_t ino;
+	errcode_t rc;
+
+	msg(dirs ? "dumping (Pass III) [directories]\n"
+		 : "dumping (Pass IV) [regular files]\n");
+	in = xcalloc(1, isz);
+	for (ino = 1; ino < maps->maxino; ino++) {
+		if (!map_test(maps->dumped, ino))
+			continue;
+		memset(in, 0, isz);
+		rc = ext2fs_read_inode_full(dfs->fs, ino,
+					    (struct ext2_inode *)in,
+					    (int)dfs->inode_size);
+		if (rc != 0) {
+			optr_ino_error(rc, "Cannot read inode", ino);
+			continue;
+		}
+		/* An inode whose type changed since mapping is skipped in
+		 * the wrong pass. */
+		if ((LINUX_S_ISDIR(in->i_mode) != 0) != (dirs != 0))
+			continue;
+		inode_dump(o, dfs, maps, ino, in);
+		optr_progress(tape_blocks());
+	}
+	free(in);
+}

@@ -1,0 +1,448 @@
+/*
+ * writer.c - the writer process: the only process that writes the
+ * output.
+ *
+ * It takes records from the ring strictly in order (record r is in
+ * slot r % nslots) and writes them in the output's native block.  For a
+ * file, block device, pipe or character device that is one large
+ * write of WRITE_CHUNK bytes (whole records; a writev of two pieces
+ * where the chunk wraps round the end of the ring), so the byte stream
+ * is exactly the records back to back and the syscall count stays low.  For a tape
+ * it is one record per write(), because each write is one tape block
+ * and restore derives the blocking factor from it.  Short writes are
+ * continued; 0 bytes or ENOSPC means end of media; any failure is
+ * written to the ring status, with the first record that did not fully
+ * land, and the writer exits non-zero.  After the last record it
+ * flushes (fsync, never O_SYNC, for files and block devices) and closes
+ * the output, checking both.
+ *
+ * Compressed dumps: each record is either raw (the first record of a
+ * volume) or the prefix + payload a slave left in the slot's output
+ * area; a chunk is then a writev of one piece per record (adjacent raw
+ * records merged), still one record per write() on a tape.
+ *
+ * Volumes: after a record marked RING_VOLEND the writer flushes and
+ * closes the output exactly as at the end, tells the master how many
+ * bytes the volume holds, and opens the output the master names next
+ * (answering with the open's errno, so the master can ask the operator
+ * and name it again).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mtio.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "dumprestore.h"
+#include "ring.h"
+#include "writer.h"
+
+/* Bytes per write for non-tape outputs, rounded down to whole records. */
+#define WRITE_CHUNK		(1024u * 1024)
+/* Regular files: start writeback of every this many bytes as soon as
+ * they are written, so the final fsync has little left to do. */
+#define WRITEBACK_WINDOW	(8u * 1024 * 1024)
+/* Mode of a created output file (the umask applies), as dump 0.4b47. */
+#define OUTPUT_MODE		0666
+
+/* Most pieces in one writev (well under IOV_MAX). */
+#define MAX_IOV			256
+
+#define WRITER_EXIT_OK		0
+#define WRITER_EXIT_FAILED	1
+
+int
+writer_open(const char *name, struct writer_output *out)
+{
+	struct stat st;
+	struct mtget mt;
+
+	memset(out, 0, sizeof(*out));
+	if (strcmp(name, "-") == 0) {
+		out->fd = STDOUT_FILENO;
+		out->is_stdout = 1;
+	} else {
+		out->fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    OUTPUT_MODE);
+		if (out->fd == -1)
+			return -1;
+	}
+	if (fstat(out->fd, &st) == -1) {
+		int e = errno;
+
+		if (!out->is_stdout)
+			(void)close(out->fd);
+		errno = e;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		out->kind = WRITER_FILE;
+	else if (S_ISBLK(st.st_mode))
+		out->kind = WRITER_BLOCKDEV;
+	else if (S_ISCHR(st.st_mode))
+		out->kind = ioctl(out->fd, MTIOCGET, &mt) == 0 ?
+		    WRITER_TAPE : WRITER_CHARDEV;
+	else
+		out->kind = WRITER_PIPE;	/* FIFO, pipe, socket */
+	return 0;
+}
+
+int
+writer_is_pipe(const struct writer_output *out)
+{
+	return out->is_stdout || out->kind == WRITER_PIPE;
+}
+
+/* State of the writer process. */
+struct writer {
+	struct writer_output out;
+	struct ring *ring;
+	size_t recsize;
+	uint64_t pos;		/* bytes written to this volume */
+	uint64_t wb_start;	/* first byte not yet sent to writeback */
+	int writeback;		/* sync_file_range still worth calling */
+	/* the chunk being written: its first record, the volume offset it
+	 * starts at and each record's length, to tell after a failure which
+	 * record did not fully land */
+	uint64_t chunk_rec;
+	uint64_t chunk_pos;
+	size_t chunk_n;
+	size_t chunk_len[MAX_IOV];
+};
+
+/* The record w->pos falls in: the first one not completely written. */
+static uint64_t
+current_record(const struct writer *w)
+{
+	uint64_t rec = w->chunk_rec, at = w->chunk_pos;
+	size_t i;
+
+	for (i = 0; i < w->chunk_n && at + w->chunk_len[i] <= w->pos; i++) {
+		at += w->chunk_len[i];
+		rec++;
+	}
+	return rec;
+}
+
+static _Noreturn void
+fail(struct writer *w, enum ring_error kind, int err, uint64_t record)
+{
+	ring_set_written(w->ring, current_record(w));
+	ring_fail(w->ring, kind, err, record, w->pos, 0, 0);
+	_exit(WRITER_EXIT_FAILED);
+}
+
+/* Records to gather into one write. */
+static size_t
+chunk_records(const struct writer *w)
+{
+	size_t n;
+
+	if (w->out.kind == WRITER_TAPE)
+		return 1;
+	n = WRITE_CHUNK / w->recsize;
+	if (n == 0)
+		n = 1;
+	if (n > ring_nslots(w->ring))
+		n = ring_nslots(w->ring);
+	if (n > MAX_IOV)
+		n = MAX_IOV;
+	return n;
+}
+
+/* Write the iovecs completely, continuing after short counts.  A
+ * failure is fatal; w->pos counts what did land.  End of media returns
+ * 1 when the dump can go on on another volume (not for pipes: their
+ * reader is gone for good). */
+static int
+write_all(struct writer *w, struct iovec *iov, int iovcnt)
+{
+	while (iovcnt > 0) {
+		/* a single piece goes through plain write(): for a tape that
+		 * is literally one record per write() */
+		ssize_t n = iovcnt == 1 ?
+		    write(w->out.fd, iov->iov_base, iov->iov_len) :
+		    writev(w->out.fd, iov, iovcnt);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == 0 || (n == -1 && errno == ENOSPC)) {
+			if (!writer_is_pipe(&w->out))
+				return 1;
+			fail(w, RING_WRITER_EOM, ENOSPC, current_record(w));
+		}
+		if (n == -1)
+			fail(w, errno == EPIPE ? RING_WRITER_PIPE :
+			    RING_WRITER_WRITE, errno, current_record(w));
+		w->pos += (uint64_t)n;
+		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+/* Ask the kernel to start writing back what accumulated; advisory, so
+ * a failure only stops further calls (fsync reports real errors). */
+static void
+start_writeback(struct writer *w)
+{
+	if (!w->writeback || w->pos - w->wb_start < WRITEBACK_WINDOW)
+		return;
+	if (sync_file_range(w->out.fd, (off_t)w->wb_start,
+	    (off_t)(w->pos - w->wb_start), SYNC_FILE_RANGE_WRITE) == -1)
+		w->writeback = 0;
+	w->wb_start = w->pos;
+}
+
+/* Add a piece to the writev list, merging it with the previous piece
+ * when it continues it in memory (adjacent raw slots). */
+static void
+add_piece(struct iovec *iov, int *iovcnt, void *base, size_t len)
+{
+	if (*iovcnt > 0) {
+		struct iovec *last = &iov[*iovcnt - 1];
+
+		if ((char *)last->iov_base + last->iov_len == base) {
+			last->iov_len += len;
+			return;
+		}
+	}
+	iov[*iovcnt].iov_base = base;
+	iov[*iovcnt].iov_len = len;
+	(*iovcnt)++;
+}
+
+/* Write records first .. first+n-1 (all full in the ring; flags and
+ * outlen as the slaves marked them), then free their slots.  Returns 1
+ * at end of media (the records are still held), else 0. */
+static int
+write_records(struct writer *w, uint64_t first, size_t n,
+    const unsigned *flags, const size_t *outlen)
+{
+	struct iovec iov[MAX_IOV];
+	int iovcnt = 0;
+	size_t i;
+
+	w->chunk_rec = first;
+	w->chunk_pos = w->pos;
+	w->chunk_n = n;
+	for (i = 0; i < n; i++) {
+		if (flags[i] & RING_RAW) {
+			w->chunk_len[i] = w->recsize;
+			add_piece(iov, &iovcnt, ring_slot(w->ring, first + i),
+			    w->recsize);
+		} else {
+			w->chunk_len[i] = outlen[i];
+			add_piece(iov, &iovcnt, ring_out(w->ring, first + i),
+			    outlen[i]);
+		}
+	}
+	if (write_all(w, iov, iovcnt))
+		return 1;
+	ring_set_written(w->ring, first + n);
+	for (i = 0; i < n; i++) {
+		if (ring_release(w->ring, first + i) == -1)
+			fail(w, RING_INTERNAL, errno, first + i);
+	}
+	w->chunk_n = 0;
+	start_writeback(w);
+	return 0;
+}
+
+/* Make the output durable and close it. */
+static void
+flush_and_close(struct writer *w, uint64_t nrec)
+{
+	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV)
+	    && fsync(w->out.fd) == -1)
+		fail(w, RING_WRITER_FSYNC, errno, nrec);
+	if (close(w->out.fd) == -1)
+		fail(w, RING_WRITER_CLOSE, errno, nrec);
+}
+
+/* Open the output the master names (after it was told the volume was
+ * closed) until an open succeeds; *resume gets the record the volume
+ * starts with.  first_name: the name already received, if any. */
+static void
+open_next(struct writer *w, uint64_t nrec, const char *first_name,
+    uint64_t *resume)
+{
+	char name[RING_NAME_MAX];
+
+	if (first_name != NULL)
+		(void)snprintf(name, sizeof(name), "%s", first_name);
+	else if (ring_volume_wait_next(w->ring, name, sizeof(name),
+	    resume) == -1)
+		fail(w, RING_INTERNAL, errno, nrec);
+	while (writer_open(name, &w->out) == -1) {
+		ring_volume_opened(w->ring, errno);
+		if (ring_volume_wait_next(w->ring, name, sizeof(name),
+		    resume) == -1)
+			fail(w, RING_INTERNAL, errno, nrec);
+	}
+	ring_volume_opened(w->ring, 0);
+	w->pos = w->wb_start = 0;
+	w->writeback = w->out.kind == WRITER_FILE;
+}
+
+/* The volume is complete: report it, then open the next one. */
+static void
+next_volume(struct writer *w, uint64_t nrec)
+{
+	uint64_t resume;
+
+	flush_and_close(w, nrec);
+	ring_volume_closed(w->ring, w->pos);
+	open_next(w, nrec, NULL, &resume);
+}
+
+/* How long one wait for a record lasts while discarding after end of
+ * media, before looking again whether the master named the volume. */
+#define DISCARD_POLL_MS	20
+
+static void
+discard(struct writer *w, uint64_t rec)
+{
+	if (ring_release(w->ring, rec) == -1)
+		fail(w, RING_INTERNAL, errno, rec);
+}
+
+/* Whether the master has named the next volume (kept in *named). */
+static int
+check_named(struct writer *w, int *named, char *name, size_t len,
+    uint64_t *resume, uint64_t rec)
+{
+	if (!*named) {
+		*named = ring_volume_try_next(w->ring, name, len, resume);
+		if (*named == -1)
+			fail(w, RING_INTERNAL, errno, rec);
+	}
+	return *named;
+}
+
+/*
+ * End of media while writing records first .. first+n-1.  Cut a regular
+ * file back to its last complete record (the volume then ends on a
+ * record boundary, as on a tape), close the volume and report the
+ * first record that did not land.  Then discard every record that
+ * arrives - the master queues them again behind the next volume's
+ * header - until the master names the next output and the record it
+ * resumes at, and open that output.  Returns the resume record; when it
+ * already arrived while we were discarding, *held is set and
+ * *hflags/*houtlen describe it.
+ */
+static uint64_t
+end_of_media(struct writer *w, uint64_t first, size_t n, int *held,
+    unsigned *hflags, size_t *houtlen)
+{
+	char name[RING_NAME_MAX];
+	uint64_t lost = current_record(w), rec, resume = 0, at;
+	unsigned flags = 0;
+	size_t i, outlen = 0;
+	int named = 0, rc;
+
+	at = w->chunk_pos;
+	for (i = 0; i < w->chunk_n && w->chunk_rec + i < lost; i++)
+		at += w->chunk_len[i];
+	if (w->out.kind == WRITER_FILE && ftruncate(w->out.fd, (off_t)at) == 0)
+		w->pos = at;
+	flush_and_close(w, lost);
+	ring_volume_eom(w->ring, lost);
+	ring_volume_closed(w->ring, w->pos);
+	w->chunk_n = 0;
+	for (i = 0; i < n; i++)
+		discard(w, first + i);
+	*held = 0;
+	for (rec = first + n;; rec++) {
+		if (check_named(w, &named, name, sizeof(name), &resume, rec) &&
+		    rec >= resume)
+			break;
+		if (named) {
+			/* rec < resume: it was sent, it will arrive */
+			if (ring_wait_full(w->ring, rec, &flags, &outlen) == -1)
+				fail(w, RING_INTERNAL, errno, rec);
+		} else {
+			rc = ring_wait_full_timed(w->ring, rec,
+			    DISCARD_POLL_MS, &flags, &outlen);
+			if (rc == -1)
+				fail(w, RING_INTERNAL, errno, rec);
+			if (rc == 0) {
+				rec--;	/* look for the name, then wait again */
+				continue;
+			}
+			/* the master names the volume before it sends the
+			 * record the volume resumes at: look again */
+			if (check_named(w, &named, name, sizeof(name),
+			    &resume, rec) && rec >= resume) {
+				*held = 1;
+				*hflags = flags;
+				*houtlen = outlen;
+				break;
+			}
+		}
+		discard(w, rec);
+	}
+	open_next(w, rec, name, &resume);
+	return rec;
+}
+
+_Noreturn void
+writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
+{
+	unsigned flags[MAX_IOV];
+	size_t outlen[MAX_IOV];
+	struct writer w;
+	uint64_t rec = 0;
+	size_t chunk;
+	int last = 0, held = 0;
+
+	/* a vanished reader must show up as EPIPE, reported as such */
+	signal(SIGPIPE, SIG_IGN);
+	memset(&w, 0, sizeof(w));
+	w.out = *out;
+	w.ring = ring;
+	w.recsize = (size_t)ntrec * TP_BSIZE;
+	w.writeback = out->kind == WRITER_FILE;
+
+	while (!last) {
+		size_t n = 0;
+		int volend = 0;
+
+		chunk = chunk_records(&w);
+		while (n < chunk && !last && !volend) {
+			if (held)
+				held = 0;	/* flags[0], outlen[0] are set */
+			else if (ring_wait_full(ring, rec + n, &flags[n],
+			    &outlen[n]) == -1)
+				fail(&w, RING_INTERNAL, errno, rec + n);
+			last = (flags[n] & RING_LAST) != 0;
+			volend = (flags[n] & RING_VOLEND) != 0;
+			n++;
+		}
+		if (write_records(&w, rec, n, flags, outlen)) {
+			rec = end_of_media(&w, rec, n, &held, &flags[0],
+			    &outlen[0]);
+			last = 0;
+			continue;
+		}
+		rec += n;
+		if (volend && !last)
+			next_volume(&w, rec);
+	}
+	flush_and_close(&w, rec);
+	ring_volume_set_bytes(ring, w.pos);
+	_exit(WRITER_EXIT_OK);
+}

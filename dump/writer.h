@@ -1,0 +1,44 @@
+/*
+ * writer.h - the output of the dump: opening it, and the writer process
+ * that drains the ring of records into it.
+ */
+#ifndef DUMP_WRITER_H
+#define DUMP_WRITER_H
+
+struct ring;
+
+/* What the output is; decides the write size and the final flush. */
+enum writer_kind {
+	WRITER_FILE,		/* regular file: large writes, fsync */
+	WRITER_BLOCKDEV,	/* block device: large writes, fsync */
+	WRITER_PIPE,		/* pipe, FIFO or socket: large writes */
+	WRITER_CHARDEV,		/* other character device (/dev/null, tty) */
+	WRITER_TAPE,		/* MTIOCGET works: one record per write */
+};
+
+struct writer_output {
+	int fd;
+	enum writer_kind kind;
+	int is_stdout;		/* "-": no "Closing" line, stdout messages */
+};
+
+/*
+ * Open the output named name ("-" is standard output) for writing,
+ * without O_SYNC, and classify it.  0, or -1 with errno set.
+ */
+int writer_open(const char *name, struct writer_output *out);
+
+/* Whether the output is a pipe or FIFO (or standard output). */
+int writer_is_pipe(const struct writer_output *out);
+
+/*
+ * Body of the writer process: write records 0, 1, ... from the ring
+ * until the record marked last, then flush (fsync for files and block
+ * devices) and close the output.  Never returns: _exit(0) when all is
+ * on the medium, otherwise _exit(1) after reporting in the ring status
+ * (for end of media also which record did not land).
+ */
+_Noreturn void writer_main(const struct writer_output *out,
+    struct ring *ring, int ntrec);
+
+#endif /* DUMP_WRITER_H */

@@ -1,0 +1,389 @@
+/*
+ * compare.c - restore -C: compare the archive with the files on disk.
+ *
+ * Each inode on the archive is looked up under its first name below the
+ * comparison directory and checked: type and mode, owner, user-settable
+ * attribute flags, then contents (regular files, block by block, holes
+ * against zeros, read from disk in large chunks), link text, device
+ * number and EAs.  Directories are checked after the files.  Nothing is
+ * written.  Messages are 0.4b47's (cli.md 2.4); exit 2 on any difference.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "exitcodes.h"
+#include "xalloc.h"
+
+#define CMP_CHUNK	(1024 * 1024)
+#define COMPARED_FLAGS	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | \
+	FS_SYNC_FL | FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | \
+	FS_NOATIME_FL | FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | \
+	FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL)
+
+static int cmpfd = -1;
+static long ndiffs;
+
+static void
+count_diff(void)
+{
+	ndiffs++;
+	if (ropt.cmplimit > 0 && ndiffs >= ropt.cmplimit) {
+		fflush(stdout);
+		fprintf(stderr, "Compare errors limit reached, exiting...\n");
+		tape_drain();
+		exit(R_COMPARE_DIFF);
+	}
+}
+
+/* Path of e relative to the comparison directory ("." for the root). */
+static const char *
+rel(const struct entry *e)
+{
+	const char *p = sym_path(e);
+
+	return p[1] == '/' ? p + 2 : p;
+}
+
+struct cmpfile {
+	int fd;
+	const char *path;
+	unsigned char *buf;
+	off_t bstart;
+	size_t blen;
+	off_t off;
+	bool differ;
+};
+
+/* The disk bytes at c->off, n of them (from the chunk cache). */
+static const unsigned char *
+disk_bytes(struct cmpfile *c, size_t n)
+{
+	if (c->off < c->bstart || c->off + (off_t)n > c->bstart +
+	    (off_t)c->blen) {
+		ssize_t r = pread(c->fd, c->buf, CMP_CHUNK, c->off);
+
+		c->bstart = c->off;
+		c->blen = r > 0 ? (size_t)r : 0;
+		if ((size_t)c->blen < n)
+			return NULL;
+	}
+	return c->buf + (c->off - c->bstart);
+}
+
+static void
+cmp_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct cmpfile *c = arg;
+	const unsigned char *d;
+
+	if (!c->differ) {
+		d = disk_bytes(c, n);
+		if (d == NULL || memcmp(d, blk, n) != 0)
+			c->differ = true;
+	}
+	c->off += (off_t)n;
+}
+
+static void
+cmp_hole(size_t n, void *arg)
+{
+	static const unsigned char zero[TP_BSIZE];
+
+	cmp_data(zero, n, arg);
+}
+
+static void
+compare_regular(const struct entry *e, const char *path, const struct stat *st,
+    const struct inoattr *a)
+{
+	struct cmpfile c = { -1, path, NULL, 0, 0, 0, false };
+
+	if (a->metaonly) {
+		tape_skipfile();
+		return;
+	}
+	if ((uint64_t)st->st_size != a->size) {
+		fprintf(stderr, "%s: size has changed.\n", path);
+		count_diff();
+		tape_skipfile();
+		return;
+	}
+	c.fd = openat(cmpfd, rel(e), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (c.fd < 0) {
+		warn("unable to open %s", path);
+		count_diff();
+		tape_skipfile();
+		return;
+	}
+	c.buf = xmalloc(CMP_CHUNK);
+	(void)tape_getfile(cmp_data, cmp_hole, &c);
+	free(c.buf);
+	(void)close(c.fd);
+	if (c.differ) {
+		fprintf(stderr, "%s: tape and disk copies are different\n",
+		    path);
+		count_diff();
+	}
+}
+
+struct linktext {
+	char text[SYMLINK_MAX + 1];
+	size_t len;
+};
+
+static void
+lt_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct linktext *l = arg;
+
+	if (l->len + n <= SYMLINK_MAX) {
+		memcpy(l->text + l->len, blk, n);
+		l->len += n;
+	}
+}
+
+static void
+compare_symlink(const struct entry *e, const char *path,
+    const struct stat *st)
+{
+	struct linktext *l = xcalloc(1, sizeof(*l));
+	char disk[SYMLINK_MAX + 1];
+	ssize_t n;
+
+	(void)tape_getfile(lt_data, NULL, l);
+	l->text[l->len] = '\0';
+	if (!S_ISLNK(st->st_mode)) {
+		fprintf(stderr, "%s: is no longer a symbolic link.\n", path);
+		count_diff();
+	} else if ((n = readlinkat(cmpfd, rel(e), disk, SYMLINK_MAX)) < 0) {
+		warn("unable to read link %s", path);
+		count_diff();
+	} else {
+		disk[n] = '\0';
+		if (strcmp(disk, l->text) != 0) {
+			fprintf(stderr, "%s: symbolic link changed from %s "
+			    "to %s.\n", path, l->text, disk);
+			count_diff();
+		}
+	}
+	free(l);
+}
+
+/* Mode, owner and flags: common to every kind. */
+static void
+compare_attrs(const struct entry *e, const char *path, const struct stat *st,
+    const struct inoattr *a)
+{
+	if (st->st_mode != a->mode) {
+		bool same = (st->st_mode & S_IFMT) == (a->mode & S_IFMT);
+
+		fprintf(stderr, "%s: mode changed from 0%o to 0%o.\n", path,
+		    same ? a->mode & 07777u : a->mode,
+		    same ? st->st_mode & 07777u : st->st_mode);
+		count_diff();
+	}
+	if (st->st_uid != a->uid) {
+		fprintf(stderr, "%s: uid changed from %lu to %lu.\n", path,
+		    (unsigned long)a->uid, (unsigned long)st->st_uid);
+		count_diff();
+	}
+	if (st->st_gid != a->gid) {
+		fprintf(stderr, "%s: gid changed from %lu to %lu.\n", path,
+		    (unsigned long)a->gid, (unsigned long)st->st_gid);
+		count_diff();
+	}
+	if (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) {
+		int fd = openat(cmpfd, rel(e), O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC);
+		int f = 0;
+
+		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 &&
+		    ((uint32_t)f & COMPARED_FLAGS) !=
+		    (a->flags & COMPARED_FLAGS)) {
+			fprintf(stderr, "%s: flags changed from 0x%08lx to "
+			    "0x%08lx.\n", path, (unsigned long)a->flags,
+			    (unsigned long)(uint32_t)f);
+			count_diff();
+		}
+		if (fd >= 0)
+			(void)close(fd);
+	}
+}
+
+static void
+compare_eas(const struct entry *e, const struct ealist *ea, const char *path)
+{
+	int fd;
+	int n;
+
+	if (ea->n == 0 && e->type == E_LEAF)
+		return;
+	fd = dir_open_new(e->parent);
+	if (fd < 0)
+		return;
+	n = ea_compare(ea, fd_name_path(fd, e->name), path);
+	(void)close(fd);
+	while (n-- > 0)
+		count_diff();
+}
+
+static void
+compare_leaf(const struct entry *e, const struct inoattr *a)
+{
+	char *path = xstrdup(sym_path(e));
+	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
+	struct stat st;
+
+	if (fstatat(cmpfd, rel(e), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		warn("unable to stat %s", path);
+		count_diff();
+		tape_skipfile();
+		ea_read_records(a->ino, NULL);
+		free(path);
+		return;
+	}
+	compare_attrs(e, path, &st, a);
+	switch (a->mode & S_IFMT) {
+	case S_IFREG:
+		compare_regular(e, path, &st, a);
+		break;
+	case S_IFLNK:
+		compare_symlink(e, path, &st);
+		break;
+	case S_IFCHR:
+	case S_IFBLK: {
+		dev_t dev = a->rdev_old != 0 ? (dev_t)a->rdev_old :
+		    (dev_t)a->rdev_new;
+
+		tape_skipfile();
+		if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+			fprintf(stderr, "%s: no longer a special file\n",
+			    path);
+			count_diff();
+		} else if (st.st_rdev != dev) {
+			fprintf(stderr, "%s: device changed from %u,%u to "
+			    "%u,%u.\n", path, major(dev), minor(dev),
+			    major(st.st_rdev), minor(st.st_rdev));
+			count_diff();
+		}
+		break;
+	}
+	default:
+		tape_skipfile();
+	}
+	ea_read_records(a->ino, &ea);
+	compare_eas(e, &ea, path);
+	ea_free(&ea);
+	free(path);
+}
+
+static void
+compare_dirs(void)
+{
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+		struct stat st;
+		const char *path;
+
+		if (e->type != E_NODE || e->dir == NULL ||
+		    !(e->flags & EF_SELECTED))
+			continue;
+		path = sym_path(e);
+		if (fstatat(cmpfd, rel(e), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			warn("unable to stat %s", path);
+			count_diff();
+			continue;
+		}
+		{
+			char *p = xstrdup(path);
+
+			compare_attrs(e, p, &st, &e->dir->attr);
+			if (e != sym_root)
+				compare_eas(e, &e->dir->ea, p);
+			free(p);
+		}
+	}
+}
+
+static void
+open_cmpdir(void)
+{
+	char *dir;
+
+	if (ropt.cmpdir != NULL)
+		dir = xstrdup(ropt.cmpdir);
+	else {
+		char *paren;
+
+		dir = xmalloc(NAMELEN + 1);
+		memcpy(dir, tapehdr.s_spcl.c_filesys, NAMELEN);
+		dir[NAMELEN] = '\0';
+		if ((paren = strstr(dir, " (dir ")) != NULL)
+			*paren = '\0';
+	}
+	printf("filesys = %s\n", dir);
+	fflush(stdout);
+	cmpfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cmpfd < 0)
+		err(R_ERROR, "cannot stat directory %s", dir);
+	free(dir);
+	target_fd = cmpfd;
+}
+
+int
+compare_run(char **names, int nnames)
+{
+	dirs_read();
+	dirs_build_tree();
+	open_cmpdir();
+	if (nnames == 0)
+		select_tree(sym_root);
+	for (int i = 0; i < nnames; i++) {
+		struct entry *e = sym_lookup_path(names[i]);
+
+		if (e == NULL) {
+			char *c = sym_canon(names[i]);
+
+			fprintf(stderr, "%s is not on the tape\n", c);
+			free(c);
+		} else
+			select_tree(e);
+	}
+	for (;;) {
+		struct inoattr a;
+		struct entry *e;
+
+		tape_find_inode();
+		if (curhdr.s_spcl.c_type != TS_INODE)
+			break;
+		attr_get(&a);
+		e = sym_lookup_ino(a.ino);
+		while (e != NULL && !(e->flags & EF_SELECTED))
+			e = e->links;
+		if ((curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) || e == NULL ||
+		    (a.mode & S_IFMT) == S_IFDIR) {
+			tape_skipfile();
+			ea_read_records(a.ino, NULL);
+			continue;
+		}
+		compare_leaf(e, &a);
+	}
+	compare_dirs();
+	tape_drain();
+	if (ndiffs > 0 || tape_had_error()) {
+		printf("Some files were modified!  %ld compare errors\n",
+		    ndiffs);
+		return R_COMPARE_DIFF;
+	}
+	return R_OK;
+}

@@ -1,0 +1,73 @@
+/*
+ * decompress.c - inflate one record of a compressed archive (-z, -j, -y).
+ *
+ * Each record after the first of a volume is compressed as one unit
+ * (tape-format.md 15); this file only turns a payload back into at most
+ * *outlen bytes and says why when it cannot.  The caller checks lengths.
+ */
+#include <limits.h>
+#include <string.h>
+
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef HAVE_BZLIB
+#include <bzlib.h>
+#endif
+#ifdef HAVE_LZO
+#include <lzo/lzo1x.h>
+#endif
+
+#include "restore.h"
+#include "extern.h"
+
+int
+decompress_record(int method, const void *in, size_t inlen, void *out,
+    size_t *outlen, const char **why)
+{
+	*why = "unknown compression method";
+	switch (method) {
+#ifdef HAVE_ZLIB
+	case COMPRESS_ZLIB: {
+		uLongf n = (uLongf)*outlen;
+
+		if (uncompress(out, &n, in, (uLong)inlen) != Z_OK) {
+			*why = "zlib data error";
+			return -1;
+		}
+		*outlen = n;
+		return 0;
+	}
+#endif
+#ifdef HAVE_BZLIB
+	case COMPRESS_BZLIB: {
+		unsigned int n = *outlen > UINT_MAX ? UINT_MAX :
+		    (unsigned int)*outlen;
+
+		if (BZ2_bzBuffToBuffDecompress(out, &n, (char *)(uintptr_t)in,
+		    (unsigned int)inlen, 0, 0) != BZ_OK) {
+			*why = "bzlib data error";
+			return -1;
+		}
+		*outlen = n;
+		return 0;
+	}
+#endif
+#ifdef HAVE_LZO
+	case COMPRESS_LZO: {
+		lzo_uint n = *outlen;
+
+		if (lzo_init() != LZO_E_OK ||
+		    lzo1x_decompress_safe(in, inlen, out, &n, NULL) !=
+		    LZO_E_OK) {
+			*why = "lzo data error";
+			return -1;
+		}
+		*outlen = n;
+		return 0;
+	}
+#endif
+	default:
+		return -1;
+	}
+}

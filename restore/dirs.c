@@ -1,0 +1,511 @@
+/*
+ * dirs.c - read the dumped directories and build the tree of names.
+ *
+ * Pass III of a dump holds every directory's BSD-style image (tape-format
+ * md 9).  Each image is validated entry by entry against 1 KiB blocks, as
+ * 0.4b47 does; the surviving entries are packed into one arena, and once
+ * all directories are in, the tree is built breadth-first from the root.
+ * This is where hostile names stop: empty names, names with '/' or a NUL
+ * inside, "." and ".." anywhere but as the structural entries, duplicate
+ * names, and second names (or loops) of a directory are all refused with a
+ * message, so every name in the tree is one safe path component and the
+ * tree is a tree.
+ */
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "exitcodes.h"
+#include "spcl.h"
+#include "xalloc.h"
+#include "xio.h"
+
+/* Packed entry in the arena: ino (4), type (1), namlen (1), name. */
+#define PACKED_HDR	6
+
+struct dirrec {
+	uint32_t ino;
+	bool attached;
+	size_t off, len;	/* packed entries in the arena */
+	struct dirinfo *info;
+};
+
+static struct dirrec *dirs;
+static size_t ndirs, dirs_cap;
+static size_t *dirindex;	/* open hash of indexes+1 into dirs[] */
+static size_t dirindex_size;
+/* The arena: packed entries of every directory, in archive order.  It
+ * is spilled to an unlinked temporary file (as 0.4b47 keeps its rstdir
+ * file) so that huge trees cost disk, not memory; arena_base is the
+ * arena offset of arena[0], everything before it is in the file. */
+#define ARENA_SPILL	(64 * 1024)
+static unsigned char *arena;
+static size_t arena_len, arena_cap, arena_base;
+static int arena_fd = -1;
+static bool arena_tried;
+static unsigned long nrefused;
+
+/* Collects a directory image while tape_getfile() walks it. */
+struct dirbuf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static void
+dir_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct dirbuf *b = arg;
+
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, blk, n);
+	b->len += n;
+}
+
+static void
+dir_hole(size_t n, void *arg)
+{
+	struct dirbuf *b = arg;
+
+	/* A hole in a directory is an empty chunk: zero inode entries. */
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+static struct dirrec *
+dir_find(uint32_t ino)
+{
+	size_t i;
+
+	if (dirindex_size == 0)
+		return NULL;
+	i = (ino * 2654435761u) & (dirindex_size - 1);
+	for (; dirindex[i] != 0; i = (i + 1) & (dirindex_size - 1))
+		if (dirs[dirindex[i] - 1].ino == ino)
+			return &dirs[dirindex[i] - 1];
+	return NULL;
+}
+
+static void
+dirindex_put(size_t idx)
+{
+	size_t i;
+
+	if ((ndirs + 1) * 2 > dirindex_size) {
+		size_t old = dirindex_size;
+		size_t *o = dirindex;
+
+		dirindex_size = old ? old * 2 : 1024;
+		dirindex = xcalloc(dirindex_size, sizeof(*dirindex));
+		for (size_t j = 0; j < old; j++)
+			if (o[j] != 0) {
+				i = (dirs[o[j] - 1].ino * 2654435761u) &
+				    (dirindex_size - 1);
+				while (dirindex[i] != 0)
+					i = (i + 1) & (dirindex_size - 1);
+				dirindex[i] = o[j];
+			}
+		free(o);
+	}
+	i = (dirs[idx].ino * 2654435761u) & (dirindex_size - 1);
+	while (dirindex[i] != 0)
+		i = (i + 1) & (dirindex_size - 1);
+	dirindex[i] = idx + 1;
+}
+
+/* Print a refused name with anything unprintable escaped. */
+static void
+refuse(uint32_t dino, const char *name, size_t len, const char *why)
+{
+	nrefused++;
+	fprintf(stderr, "Directory inode %lu: refusing entry \"",
+	    (unsigned long)dino);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (isprint(c) && c != '\\' && c != '"')
+			putc(c, stderr);
+		else
+			fprintf(stderr, "\\%03o", c);
+	}
+	fprintf(stderr, "\": %s\n", why);
+}
+
+static int
+full_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+static void
+arena_open(void)
+{
+	const char *dir = ropt.tmpdir != NULL ? ropt.tmpdir :
+	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+
+	arena_tried = true;
+	arena_fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	/* Without a temporary file the arena simply stays in memory. */
+}
+
+static void
+arena_spill(void)
+{
+	if (arena_fd < 0 || arena_len == 0)
+		return;
+	if (full_pwrite(arena_fd, arena, arena_len, (off_t)arena_base) != 0) {
+		warn("temporary file");
+		(void)close(arena_fd);
+		arena_fd = -1;
+		return;
+	}
+	arena_base += arena_len;
+	arena_len = 0;
+}
+
+static size_t
+arena_total(void)
+{
+	return arena_base + arena_len;
+}
+
+static void
+arena_put(uint32_t ino, uint8_t type, const char *name, uint8_t len)
+{
+	if (!arena_tried)
+		arena_open();
+	if (arena_len + PACKED_HDR + len > arena_cap) {
+		arena_cap = (arena_len + PACKED_HDR + len) * 2;
+		arena = xrealloc(arena, arena_cap);
+	}
+	memcpy(arena + arena_len, &ino, sizeof(ino));
+	arena[arena_len + 4] = type;
+	arena[arena_len + 5] = len;
+	memcpy(arena + arena_len + PACKED_HDR, name, len);
+	arena_len += PACKED_HDR + len;
+	if (arena_len >= ARENA_SPILL)
+		arena_spill();
+}
+
+/* The packed entries of d: a buffer to free with free(). */
+static unsigned char *
+dir_entries(const struct dirrec *d)
+{
+	unsigned char *buf = xmalloc(d->len + 1);
+
+	if (d->off >= arena_base)
+		memcpy(buf, arena + (d->off - arena_base), d->len);
+	else if (full_pread(arena_fd, buf, d->len, (off_t)d->off) !=
+	    (ssize_t)d->len)
+		err(R_ERROR, "temporary file");
+	return buf;
+}
+
+/* Check one entry's name; false (with a message) if it is refused. */
+static bool
+name_ok(uint32_t dino, const char *name, uint8_t len)
+{
+	if (len == 0) {
+		refuse(dino, name, len, "empty name");
+		return false;
+	}
+	if (memchr(name, '\0', len) != NULL) {
+		refuse(dino, name, len, "NUL inside the name");
+		return false;
+	}
+	if (memchr(name, '/', len) != NULL) {
+		refuse(dino, name, len, "'/' inside the name");
+		return false;
+	}
+	return true;
+}
+
+/* Validate the entries of one 1 KiB directory block and keep the good
+ * ones.  A malformed record ends the block ("Mangled directory"). */
+static void
+parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots)
+{
+	size_t off = 0;
+
+	if (tape_swapped())
+		spcl_swap_dirents(blk, len, 1);
+	while (off + TAPE_DIRENT_HDRLEN <= len) {
+		struct tape_direct d;
+		const char *name;
+
+		memcpy(&d, blk + off, TAPE_DIRENT_HDRLEN);
+		if (d.d_reclen % 4 != 0 || d.d_reclen < TAPE_DIRENT_HDRLEN ||
+		    off + d.d_reclen > len) {
+			/* dump 0.4b47 writes such entries itself (for a
+			 * 255-byte name); like its restore, say so only
+			 * when verbose. */
+			msg_verbose("Mangled directory: inode %lu, entry at "
+			    "offset %zu, rest of block skipped\n",
+			    (unsigned long)dino, off);
+			return;
+		}
+		name = (const char *)blk + off + TAPE_DIRENT_HDRLEN;
+		if (d.d_ino != 0 && d.d_reclen < TAPE_DIRSIZ(d.d_namlen)) {
+			/* A name longer than its record: dump 0.4b47 writes
+			 * this for 255-byte names.  The next record is still
+			 * where d_reclen says, so only this entry is lost. */
+			msg_verbose("Mangled directory: inode %lu, entry at "
+			    "offset %zu has a name longer than its record\n",
+			    (unsigned long)dino, off);
+		} else if (d.d_ino != 0) {
+			bool dot = d.d_namlen == 1 && name[0] == '.';
+			bool dotdot = d.d_namlen == 2 && name[0] == '.' &&
+			    name[1] == '.';
+
+			if ((dot || dotdot) && ++*ndots > 2)
+				refuse(dino, name, d.d_namlen, "extra \".\" "
+				    "or \"..\" entry");
+			else if (dot || dotdot)
+				;	/* structural, rebuilt from the tree */
+			else if (name_ok(dino, name, d.d_namlen))
+				arena_put(d.d_ino, d.d_type, name,
+				    d.d_namlen);
+		}
+		off += d.d_reclen;
+	}
+}
+
+static void
+attr_from_header(struct inoattr *a, const struct s_spcl *h)
+{
+	const struct tape_dinode *di = &h->c_dinode;
+
+	memset(a, 0, sizeof(*a));
+	a->ino = h->c_inumber;
+	a->mode = di->di_mode;
+	if (tape_newinodefmt()) {
+		a->uid = di->di_uid;
+		a->gid = di->di_gid;
+	} else {
+		a->uid = di->di_ouid;
+		a->gid = di->di_ogid;
+	}
+	a->size = di->di_size;
+	a->atime = di->di_atime;
+	a->mtime = di->di_mtime;
+	a->flags = di->di_flags;
+	a->rdev_old = di->di_db[0];
+	a->rdev_new = di->di_db[1];
+	a->metaonly = (h->c_flags & DR_METAONLY) != 0;
+}
+
+/* Public form for the other passes. */
+void
+attr_get(struct inoattr *a)
+{
+	attr_from_header(a, &curhdr.s_spcl);
+}
+
+static void
+read_one_dir(void)
+{
+	struct dirbuf b = { NULL, 0, 0 };
+	uint32_t ino = curhdr.s_spcl.c_inumber;
+	struct dirrec *d;
+	struct inoattr a;
+	int ndots;
+
+	attr_from_header(&a, &curhdr.s_spcl);
+	if (tape_getfile(dir_data, dir_hole, &b) > 0) {
+		fprintf(stderr, "Directory inode %lu: size %llu but only %zu "
+		    "bytes on the tape (corrupt header?)\n",
+		    (unsigned long)ino, (unsigned long long)a.size, b.len);
+		nrefused++;
+	}
+	if (dir_find(ino) != NULL) {
+		fprintf(stderr, "Directory inode %lu appears twice; the "
+		    "second copy is ignored\n", (unsigned long)ino);
+		free(b.p);
+		ea_read_records(ino, NULL);
+		return;
+	}
+	if (ndirs == dirs_cap) {
+		dirs_cap = dirs_cap ? dirs_cap * 2 : 256;
+		dirs = xreallocarray(dirs, dirs_cap, sizeof(*dirs));
+	}
+	d = &dirs[ndirs];
+	memset(d, 0, sizeof(*d));
+	d->ino = ino;
+	d->info = xcalloc(1, sizeof(*d->info));
+	d->info->attr = a;
+	d->off = arena_total();
+	ndots = 0;
+	for (size_t off = 0; off < b.len; off += RESTORE_DIRBLKSIZ) {
+		size_t n = b.len - off < RESTORE_DIRBLKSIZ ? b.len - off :
+		    RESTORE_DIRBLKSIZ;
+
+		parse_block(ino, b.p + off, n, &ndots);
+	}
+	d->len = arena_total() - d->off;
+	free(b.p);
+	dirindex_put(ndirs);
+	ndirs++;
+	ea_read_records(ino, &dirs[ndirs - 1].info->ea);
+}
+
+/* The packed entries of directory ino (NULL if it is not on the
+ * archive); *len gets their size.  For walks that need no tree (-t). */
+unsigned char *
+dirs_load(uint32_t ino, size_t *len)
+{
+	struct dirrec *d = dir_find(ino);
+
+	if (d == NULL)
+		return NULL;
+	*len = d->len;
+	return dir_entries(d);
+}
+
+/* Mark directory ino as entered; false if it already was (a loop or a
+ * second name). */
+bool
+dirs_visit(uint32_t ino)
+{
+	struct dirrec *d = dir_find(ino);
+
+	if (d == NULL || d->attached)
+		return false;
+	d->attached = true;
+	return true;
+}
+
+void
+dirs_reset_visits(void)
+{
+	for (size_t i = 0; i < ndirs; i++)
+		dirs[i].attached = false;
+}
+
+/* Read pass III: every directory, up to the first other inode. */
+void
+dirs_read(void)
+{
+	msg_verbose("Extract directories from tape\n");
+	for (;;) {
+		tape_find_inode();
+		if (curhdr.s_spcl.c_type != TS_INODE)
+			break;
+		if (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) {
+			/* An EA record with no inode before it. */
+			tape_skipfile();
+			continue;
+		}
+		if ((curhdr.s_spcl.c_dinode.di_mode & S_IFMT) != S_IFDIR)
+			break;
+		read_one_dir();
+	}
+	arena_spill();
+	if (dir_find(ROOTINO) == NULL)
+		errx(R_ERROR, "Root directory is not on tape");
+}
+
+static void
+add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
+    size_t *qlen, size_t *qcap)
+{
+	unsigned char *ents = dir_entries(d);
+
+	for (size_t off = 0; off < d->len; ) {
+		uint32_t ino;
+		uint8_t type = ents[off + 4], len = ents[off + 5];
+		const char *name = (const char *)ents + off + PACKED_HDR;
+		struct dirrec *sub;
+		struct entry *e;
+
+		memcpy(&ino, ents + off, sizeof(ino));
+		off += PACKED_HDR + len;
+		sub = dir_find(ino);
+		if (sub != NULL && sub->attached) {
+			refuse(d->ino, name, len, "second name of a "
+			    "directory (or a loop)");
+			continue;
+		}
+		e = sym_add(parent, name, len, ino, sub != NULL ||
+		    type == DT_TAPE_DIR ? E_NODE : E_LEAF);
+		if (e == NULL) {
+			refuse(d->ino, name, len, "duplicate name");
+			continue;
+		}
+		if (sub == NULL) {
+			if (type == DT_TAPE_DIR && dumpprev == 0)
+				fprintf(stderr, "%s: directory (inode %lu) "
+				    "is not on the tape\n", sym_path(e),
+				    (unsigned long)ino);
+			continue;
+		}
+		sub->attached = true;
+		e->dir = sub->info;
+		if (*qlen == *qcap) {
+			*qcap = *qcap ? *qcap * 2 : 256;
+			*queue = xreallocarray(*queue, *qcap, sizeof(**queue));
+		}
+		(*queue)[(*qlen)++] = e;
+	}
+	free(ents);
+}
+
+/* Build the tree from the root; no directory is entered twice. */
+void
+dirs_build_tree(void)
+{
+	struct dirrec *root = dir_find(ROOTINO);
+	struct entry **queue = NULL, *r;
+	size_t qlen = 0, qcap = 0;
+
+	msg_verbose("Initialize symbol table.\n");
+	if (root == NULL)
+		errx(R_ERROR, "Root directory is not on tape");
+	r = sym_add(NULL, ".", 1, ROOTINO, E_NODE);
+	root->attached = true;
+	r->dir = root->info;
+	add_children(r, root, &queue, &qlen, &qcap);
+	for (size_t i = 0; i < qlen; i++)
+		add_children(queue[i], dir_find(queue[i]->ino), &queue,
+		    &qlen, &qcap);
+	free(queue);
+	sym_relink();
+}
+
+/* Number of directory entries refused so far. */
+unsigned long
+dirs_refused(void)
+{
+	return nrefused;
+}
+
+bool
+dirs_is_dir(uint32_t ino)
+{
+	return dir_find(ino) != NULL;
+}

@@ -1,0 +1,315 @@
+/*
+ * ea.c - extended attributes: read EA records, walk their payload, set or
+ * compare each attribute.
+ *
+ * A payload is an ext4 EA block (magic 0xEA020000, values at block
+ * offsets) or an in-inode area (0xEA020001, values relative to the first
+ * entry), tape-format.md 10.  Every offset and length is checked against
+ * the payload before use.  POSIX ACLs are stored in the ext4 on-disk form
+ * and converted here to the kernel's xattr form before lsetxattr.  All
+ * on-disk integers are little-endian whatever the dumping host was.
+ */
+#include <endian.h>
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "xalloc.h"
+
+#define EA_BLOCK_HDR	32	/* struct ext2_ext_attr_header */
+#define EA_ENTRY_HDR	16	/* struct ext2_ext_attr_entry */
+#define EA_NAME_MAX	255
+#define ACL_EXT4_VERSION	1
+#define ACL_XATTR_VERSION	2
+#define ACL_USER_OBJ	0x01
+#define ACL_USER	0x02
+#define ACL_GROUP_OBJ	0x04
+#define ACL_GROUP	0x08
+#define ACL_MASK	0x10
+#define ACL_OTHER	0x20
+#define ACL_UNDEFINED_ID	0xffffffffu
+
+struct eabuf {
+	unsigned char *p;
+	size_t len;
+	bool toobig;
+};
+
+static void
+ea_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct eabuf *b = arg;
+
+	if (b->toobig)
+		return;
+	if (b->len + n > EA_MAX_PAYLOAD) {
+		b->toobig = true;
+		return;
+	}
+	memcpy(b->p + b->len, blk, n);
+	b->len += n;
+}
+
+/* Consume the EA records that follow inode ino; keep them in out (may be
+ * NULL to discard). */
+void
+ea_read_records(uint32_t ino, struct ealist *out)
+{
+	while (curhdr.s_spcl.c_type == TS_INODE &&
+	    (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
+	    curhdr.s_spcl.c_inumber == ino) {
+		struct eabuf b = { NULL, 0, false };
+
+		if (out == NULL || out->n >= 2) {
+			tape_skipfile();
+			continue;
+		}
+		b.p = xmalloc(EA_MAX_PAYLOAD);
+		(void)tape_getfile(ea_data, NULL, &b);
+		if (b.toobig) {
+			fprintf(stderr, "EA size too big (inode %lu)\n",
+			    (unsigned long)ino);
+			free(b.p);
+			continue;
+		}
+		out->payload[out->n] = b.p;
+		out->len[out->n] = b.len;
+		out->n++;
+	}
+}
+
+void
+ea_free(struct ealist *ea)
+{
+	for (size_t i = 0; i < ea->n; i++)
+		free(ea->payload[i]);
+	ea->n = 0;
+}
+
+static uint16_t
+get16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le16toh(v);
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+/* ext4 ACL -> kernel xattr ACL; returns the new length or 0 if bad. */
+static size_t
+acl_convert(const unsigned char *in, size_t len, unsigned char *out,
+    size_t outcap)
+{
+	size_t o = 4, i = 4;
+	uint32_t v;
+
+	if (len < 4 || get32(in) != ACL_EXT4_VERSION || outcap < 4)
+		return 0;
+	v = htole32(ACL_XATTR_VERSION);
+	memcpy(out, &v, 4);
+	while (i < len) {
+		uint16_t tag, perm;
+		uint32_t id = ACL_UNDEFINED_ID;
+
+		if (i + 4 > len || o + 8 > outcap)
+			return 0;
+		tag = get16(in + i);
+		perm = get16(in + i + 2);
+		i += 4;
+		if (tag == ACL_USER || tag == ACL_GROUP) {
+			if (i + 4 > len)
+				return 0;
+			id = get32(in + i);
+			i += 4;
+		} else if (tag != ACL_USER_OBJ && tag != ACL_GROUP_OBJ &&
+		    tag != ACL_MASK && tag != ACL_OTHER)
+			return 0;
+		tag = htole16(tag);
+		perm = htole16(perm);
+		id = htole32(id);
+		memcpy(out + o, &tag, 2);
+		memcpy(out + o + 2, &perm, 2);
+		memcpy(out + o + 4, &id, 4);
+		o += 8;
+	}
+	return o;
+}
+
+/*
+ * Walk one payload and call fn(name, value, len, arg) for each attribute.
+ * Returns the number of attributes seen, or -1 if the walk stopped at a
+ * bad entry (after reporting it).
+ */
+static int
+ea_walk(const unsigned char *p, size_t len, const char *path,
+    int (*fn)(const char *, const void *, size_t, void *), void *arg)
+{
+	size_t first, off;
+	int count = 0;
+	unsigned char *conv = NULL;
+
+	if (len < 4)
+		return 0;
+	if (get32(p) == EXT2_XATTR_MAGIC)
+		first = EA_BLOCK_HDR;
+	else if (get32(p) == EXT2_XATTR_MAGIC2)
+		first = 4;
+	else {
+		fprintf(stderr, "%s: EA magic 0x%08lx unknown\n", path,
+		    (unsigned long)get32(p));
+		return -1;
+	}
+	for (off = first; off + 4 <= len && get32(p + off) != 0; ) {
+		unsigned nlen = p[off], idx = p[off + 1];
+		size_t voff, vsize, vbase;
+		char name[EA_NAME_MAX + 32];
+		const char *prefix;
+		const void *val;
+
+		if (off + EA_ENTRY_HDR + nlen > len)
+			goto bad;
+		voff = get16(p + off + 2);
+		vsize = get32(p + off + 8);
+		vbase = first == 4 ? 4 : 0;
+		if (get32(p + off + 4) != 0 ||
+		    vbase + voff + vsize > len)
+			goto bad;
+		switch (idx) {
+		case 1: prefix = "user."; break;
+		case 2: prefix = "system.posix_acl_access"; break;
+		case 3: prefix = "system.posix_acl_default"; break;
+		case 4: prefix = "trusted."; break;
+		case 6: prefix = "security."; break;
+		case 7: prefix = "system."; break;
+		default:
+			fprintf(stderr, "%s: Unknown EA index %u\n", path, idx);
+			free(conv);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)nlen,
+		    (const char *)p + off + EA_ENTRY_HDR);
+		val = p + vbase + voff;
+		if (idx == 2 || idx == 3) {
+			conv = xrealloc(conv, vsize * 2 + 8);
+			vsize = acl_convert(val, vsize, conv, vsize * 2 + 8);
+			if (vsize == 0)
+				goto bad;
+			val = conv;
+		}
+		/* Inline data is file content, not an attribute to set. */
+		if (!(idx == 7 && strcmp(name, "system.data") == 0)) {
+			if (fn(name, val, vsize, arg) != 0)
+				break;
+			count++;
+		}
+		off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
+	}
+	free(conv);
+	return count;
+bad:
+	fprintf(stderr, "%s: malformed EA entry at offset %zu\n", path, off);
+	free(conv);
+	return -1;
+}
+
+struct setctx {
+	int fd;			/* open object, or -1 to use target */
+	const char *target;	/* path usable with lsetxattr */
+	const char *path;	/* for messages */
+};
+
+static int
+set_one(const char *name, const void *val, size_t len, void *arg)
+{
+	struct setctx *c = arg;
+
+	if ((c->fd >= 0 ? fsetxattr(c->fd, name, val, len, 0) :
+	    lsetxattr(c->target, name, val, len, 0)) != 0)
+		warn("%s: cannot set EA %s", c->path, name);
+	return 0;
+}
+
+/* Set the attributes on fd, or when it is -1 on target (a path whose
+ * last component lsetxattr does not follow). */
+void
+ea_apply(const struct ealist *ea, int fd, const char *target,
+    const char *path)
+{
+	struct setctx c = { fd, target, path };
+
+	for (size_t i = 0; i < ea->n; i++)
+		(void)ea_walk(ea->payload[i], ea->len[i], path, set_one, &c);
+}
+
+struct cmpctx {
+	const char *target, *path;
+	int diffs;
+};
+
+static int
+cmp_one(const char *name, const void *val, size_t len, void *arg)
+{
+	struct cmpctx *c = arg;
+	char buf[EA_MAX_PAYLOAD * 2 + 16];
+	ssize_t n = lgetxattr(c->target, name, buf, sizeof(buf));
+
+	if (n < 0 || (size_t)n != len || memcmp(buf, val, len) != 0) {
+		fprintf(stderr, "%s: EA %s value changed\n", c->path, name);
+		c->diffs++;
+	}
+	return 0;
+}
+
+/* Compare the archived attributes with the disk; returns differences. */
+int
+ea_compare(const struct ealist *ea, const char *target, const char *path)
+{
+	struct cmpctx c = { target, path, 0 };
+	int count = 0;
+	ssize_t disk;
+	char *names;
+
+	for (size_t i = 0; i < ea->n; i++) {
+		int n = ea_walk(ea->payload[i], ea->len[i], path, cmp_one, &c);
+
+		if (n > 0)
+			count += n;
+	}
+	disk = llistxattr(target, NULL, 0);
+	if (disk > 0) {
+		int ndisk = 0;
+
+		names = xmalloc((size_t)disk);
+		disk = llistxattr(target, names, (size_t)disk);
+		for (ssize_t i = 0; i < disk; i += (ssize_t)strlen(names + i)
+		    + 1)
+			if (strncmp(names + i, "system.data", 12) != 0)
+				ndisk++;
+		free(names);
+		if (ndisk != count) {
+			fprintf(stderr, "%s: file does not have the same "
+			    "number of attributes (%d) as the tape (%d).\n",
+			    path, ndisk, count);
+			c.diffs++;
+		}
+	} else if (count > 0) {
+		fprintf(stderr, "%s: file does not have the same number of "
+		    "attributes (0) as the tape (%d).\n", path, count);
+		c.diffs++;
+	}
+	return c.diffs;
+}

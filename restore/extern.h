@@ -1,0 +1,95 @@
+/*
+ * extern.h - prototypes of restore's functions, by defining file.
+ */
+#ifndef EXTERN_H
+#define EXTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "restore.h"
+
+/* compare.c */
+int	compare_run(char **names, int nnames);
+
+/* decompress.c */
+int	decompress_record(int method, const void *in, size_t inlen,
+	    void *out, size_t *outlen, const char **why);
+
+/* dirs.c */
+void	attr_get(struct inoattr *a);
+void	dirs_build_tree(void);
+bool	dirs_is_dir(uint32_t ino);
+unsigned char *dirs_load(uint32_t ino, size_t *len);
+void	dirs_reset_visits(void);
+bool	dirs_visit(uint32_t ino);
+unsigned long dirs_refused(void);
+void	dirs_read(void);
+
+/* ea.c */
+void	ea_apply(const struct ealist *ea, int fd, const char *target,
+	    const char *path);
+int	ea_compare(const struct ealist *ea, const char *target,
+	    const char *path);
+void	ea_free(struct ealist *ea);
+void	ea_read_records(uint32_t ino, struct ealist *out);
+
+/* extract.c */
+void	extract_dirmodes(bool root);
+int	extract_errors(void);
+void	extract_files(void);
+void	extract_flags(void);
+void	extract_links(void);
+void	extract_make_dirs(void);
+void	extract_sync(void);
+void	select_tree(struct entry *e);
+void	set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
+	    const struct ealist *ea, const char *path);
+
+/* list.c */
+void	list_names(char **names, int nnames);
+
+/* symtab.c */
+extern struct entry *sym_root;
+struct entry *sym_add(struct entry *parent, const char *name, size_t len,
+	    uint32_t ino, int type);
+char	*sym_canon(const char *path);
+struct entry *sym_lookup_child(const struct entry *dir, const char *name,
+	    size_t len);
+struct entry *sym_lookup_ino(uint32_t ino);
+struct entry *sym_lookup_path(const char *path);
+struct entry *sym_next(const struct entry *top, const struct entry *e);
+const char *sym_path(const struct entry *e);
+void	sym_relink(void);
+int	sym_write(int dirfd, const char *name);
+
+/* tape.c */
+bool	map_test(const unsigned char *map, size_t len, uint32_t ino);
+void	print_dump_info(const struct s_spcl *h);
+void	tape_drain(void);
+void	tape_find_inode(void);
+uint64_t tape_getfile(void (*data)(const unsigned char *, size_t, void *),
+	    void (*hole)(size_t, void *), void *arg);
+bool	tape_had_error(void);
+bool	tape_newinodefmt(void);
+bool	tape_resynced(void);
+void	tape_next_header(void);
+void	tape_setup(void);
+void	tape_skipfile(void);
+bool	tape_swapped(void);
+bool	tape_truncated(void);
+
+/* utilities.c */
+extern int target_fd;
+bool	ask_yn(const char *question);
+bool	can_ask(void);
+void	dir_cache_drop(void);
+int	dir_get(struct entry *d);
+int	dir_open_new(const struct entry *d);
+const char *fd_name_path(int dirfd, const char *name);
+void	msg_verbose(const char *fmt, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	target_open(void);
+
+#endif /* EXTERN_H */

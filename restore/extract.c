@@ -1,0 +1,658 @@
+/*
+ * extract.c - bring files back for -x and -r.
+ *
+ * Order: directories first (mode 0700 while we fill them), then every
+ * other inode as it comes off the archive under its first selected name,
+ * then the extra hard links, then directory owners, modes and times from
+ * the deepest up, then attribute flags (immutable last of all), then one
+ * syncfs().  Nothing is created except by *at() calls relative to a
+ * directory descriptor reached with O_NOFOLLOW (utilities.c), and every
+ * leaf is created with O_EXCL/O_NOFOLLOW semantics after removing what
+ * was there, so no name from the archive can write through a symbolic
+ * link.  File data is gathered into large writes; all-zero blocks and
+ * holes become holes (lseek), and a final ftruncate sets the size.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "xalloc.h"
+#include "xio.h"
+
+/* Attribute flags a user can set with chattr; others (extents, inline
+ * data, huge file, ...) describe the on-disk layout and are left alone. */
+#define SETTABLE_FLAGS	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | \
+	FS_SYNC_FL | FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | \
+	FS_NOATIME_FL | FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | \
+	FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_NOCOW_FL | FS_PROJINHERIT_FL)
+
+struct pending_flags {
+	struct entry *e;
+	uint32_t flags;
+};
+
+static struct pending_flags *pflags;
+static size_t npflags, pflags_cap;
+static int errors;
+static unsigned char zero_block[TP_BSIZE];
+
+int
+extract_errors(void)
+{
+	return errors;
+}
+
+/* Mark e (and, unless -h, everything below it) for extraction. */
+void
+select_tree(struct entry *e)
+{
+	e->flags |= EF_SELECTED;
+	if (ropt.hflag)
+		return;
+	for (struct entry *x = e; x != NULL; x = sym_next(e, x))
+		x->flags |= EF_SELECTED;
+}
+
+static bool
+wanted_dir(const struct entry *e)
+{
+	if (e->flags & EF_SELECTED)
+		return true;
+	for (const struct entry *x = e; x != NULL; x = sym_next(e, x))
+		if (x->flags & EF_SELECTED)
+			return true;
+	return false;
+}
+
+/* Create the selected directories and those on the way to selections. */
+void
+extract_make_dirs(void)
+{
+	struct entry *e = sym_root;
+
+	if (ropt.mflag)
+		return;
+	while (e != NULL) {
+		int pfd;
+
+		if (e->type != E_NODE || !wanted_dir(e)) {
+			/* Skip this subtree entirely. */
+			while (e != sym_root && e->sibling == NULL)
+				e = e->parent;
+			e = e == sym_root ? NULL : e->sibling;
+			continue;
+		}
+		if (e == sym_root) {
+			e->flags |= EF_EXISTED;
+			e = sym_next(sym_root, e);
+			continue;
+		}
+		if (ropt.mode == 'r' || e->flags & EF_SELECTED)
+			msg_verbose("%s %s\n", ropt.mode == 'r' ? "Make node" :
+			    "extract dir", sym_path(e));
+		pfd = ropt.Nflag ? 0 : dir_get(e->parent);
+		if (pfd < 0)
+			e->flags |= EF_BAD;
+		else if (ropt.Nflag)
+			e->flags |= EF_CREATED;
+		else if (mkdirat(pfd, e->name, 0700) == 0)
+			e->flags |= EF_CREATED;
+		else if (errno == EEXIST) {
+			struct stat st;
+
+			if (fstatat(pfd, e->name, &st, AT_SYMLINK_NOFOLLOW) ==
+			    0 && S_ISDIR(st.st_mode))
+				e->flags |= EF_EXISTED;
+			else {
+				warnx("%s: exists and is not a directory, "
+				    "not replacing it", sym_path(e));
+				e->flags |= EF_BAD;
+				errors++;
+			}
+		} else {
+			warn("%s: cannot make directory", sym_path(e));
+			e->flags |= EF_BAD;
+			errors++;
+		}
+		e = sym_next(sym_root, e);
+	}
+}
+
+/* Remove whatever name is there, so the create cannot follow it. */
+static bool
+clear_name(int dfd, const char *name, const char *path)
+{
+	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+		return true;
+	if (errno == EISDIR)
+		warnx("%s: a directory is in the way, not replaced", path);
+	else
+		warn("%s: cannot remove the existing file", path);
+	errors++;
+	return false;
+}
+
+struct writer {
+	int fd;
+	const char *path;
+	unsigned char *buf;
+	size_t blen;
+	off_t boff, off;
+	bool failed;
+};
+
+static void
+writer_flush(struct writer *w)
+{
+	size_t done = 0;
+
+	while (done < w->blen && !w->failed) {
+		ssize_t n = pwrite(w->fd, w->buf + done, w->blen - done,
+		    w->boff + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			warn("%s: write error", w->path);
+			w->failed = true;
+			errors++;
+		} else
+			done += (size_t)n;
+	}
+	/* Start writeback now, without waiting for it: the disk works
+	 * while we read on, and the final syncfs() has little left. */
+	if (!w->failed && w->blen >= WRITE_CHUNK)
+		(void)sync_file_range(w->fd, w->boff, (off_t)w->blen,
+		    SYNC_FILE_RANGE_WRITE);
+	w->blen = 0;
+}
+
+static void
+writer_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct writer *w = arg;
+
+	if (memcmp(blk, zero_block, n) == 0) {
+		w->off += (off_t)n;	/* a zero run becomes a hole */
+		return;
+	}
+	if (w->blen > 0 && w->boff + (off_t)w->blen != w->off)
+		writer_flush(w);
+	if (w->blen == 0)
+		w->boff = w->off;
+	memcpy(w->buf + w->blen, blk, n);
+	w->blen += n;
+	w->off += (off_t)n;
+	if (w->blen >= WRITE_CHUNK)
+		writer_flush(w);
+}
+
+static void
+writer_hole(size_t n, void *arg)
+{
+	struct writer *w = arg;
+
+	w->off += (off_t)n;
+}
+
+static unsigned char *wbuf;
+
+static int
+restore_regular(int dfd, const char *name, const char *path,
+    const struct inoattr *a)
+{
+	struct writer w = { -1, path, NULL, 0, 0, 0, false };
+	uint64_t missing;
+
+	msg_verbose("extract file %s\n", path);
+	if (ropt.Nflag) {
+		tape_skipfile();
+		return -1;
+	}
+	if (a->metaonly) {
+		tape_skipfile();
+		msg_verbose("file %s is metadata only\n", path);
+		return openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (!clear_name(dfd, name, path)) {
+		tape_skipfile();
+		return -1;
+	}
+	w.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (w.fd < 0) {
+		warn("%s: cannot create file", path);
+		errors++;
+		tape_skipfile();
+		return -1;
+	}
+	if (wbuf == NULL)
+		wbuf = xmalloc(WRITE_CHUNK + TP_BSIZE);
+	w.buf = wbuf;
+	missing = tape_getfile(writer_data, writer_hole, &w);
+	writer_flush(&w);
+	if (missing > 0)
+		fprintf(stderr, "Missing blocks at the end of %s, assuming "
+		    "hole\n", path);
+	if (!w.failed && ftruncate(w.fd, (off_t)a->size) != 0) {
+		warn("%s: cannot set the size", path);
+		errors++;
+	}
+	return w.fd;
+}
+
+struct linkbuf {
+	char text[SYMLINK_MAX + 1];
+	size_t len;
+	bool hole, toolong;
+};
+
+static void
+link_data(const unsigned char *blk, size_t n, void *arg)
+{
+	struct linkbuf *l = arg;
+
+	if (l->len + n > SYMLINK_MAX) {
+		l->toolong = true;
+		return;
+	}
+	memcpy(l->text + l->len, blk, n);
+	l->len += n;
+}
+
+static void
+link_hole(size_t n, void *arg)
+{
+	struct linkbuf *l = arg;
+
+	(void)n;
+	l->hole = true;
+}
+
+static bool
+restore_symlink(int dfd, const char *name, const char *path)
+{
+	struct linkbuf *l = xcalloc(1, sizeof(*l));
+	bool ok = false;
+
+	(void)tape_getfile(link_data, link_hole, l);
+	l->text[l->len] = '\0';
+	if (l->hole)
+		warnx("%s: unallocated block in symbolic link", path);
+	else if (l->toolong)
+		warnx("%s: symbolic link target too long", path);
+	else if (l->len == 0 || strlen(l->text) != l->len)
+		fprintf(stderr, "%s: zero-length symbolic link (ignored)\n",
+		    path);
+	else {
+		msg_verbose("Create symbolic link %s->%s\n", path, l->text);
+		if (ropt.Nflag)
+			ok = false;
+		else if (!clear_name(dfd, name, path))
+			ok = false;
+		else if (symlinkat(l->text, dfd, name) != 0) {
+			warn("%s: cannot create symbolic link", path);
+			errors++;
+		} else
+			ok = true;
+	}
+	free(l);
+	return ok;
+}
+
+static bool
+restore_special(int dfd, const char *name, const char *path,
+    const struct inoattr *a)
+{
+	mode_t type = a->mode & S_IFMT;
+	dev_t dev = 0;
+	int r;
+
+	tape_skipfile();
+	if (type == S_IFCHR || type == S_IFBLK) {
+		msg_verbose("extract special file %s\n", path);
+		/* Old 16-bit encoding in di_db[0]; 0 there means the ext4
+		 * new encoding in di_db[1], which glibc's dev_t reads as
+		 * is (tape-format.md 3). */
+		dev = a->rdev_old != 0 ? (dev_t)a->rdev_old :
+		    (dev_t)a->rdev_new;
+	} else if (type == S_IFIFO)
+		msg_verbose("extract fifo %s\n", path);
+	else
+		msg_verbose("extract socket %s\n", path);
+	if (ropt.Nflag || !clear_name(dfd, name, path))
+		return false;
+	if (type == S_IFIFO)
+		r = mkfifoat(dfd, name, 0600);
+	else
+		r = mknodat(dfd, name, type | 0600, dev);
+	if (r != 0) {
+		warn("%s: cannot create", path);
+		errors++;
+		return false;
+	}
+	return true;
+}
+
+static void
+defer_flags(struct entry *e, uint32_t flags)
+{
+	if ((flags & SETTABLE_FLAGS) == 0)
+		return;
+	if (npflags == pflags_cap) {
+		pflags_cap = pflags_cap ? pflags_cap * 2 : 64;
+		pflags = xreallocarray(pflags, pflags_cap, sizeof(*pflags));
+	}
+	pflags[npflags].e = e;
+	pflags[npflags].flags = flags;
+	npflags++;
+}
+
+/*
+ * Owner, mode, EAs and times, in 0.4b47's order (chown clears set-id bits,
+ * so chmod follows it).  fd is an open descriptor of the object or -1, in
+ * which case dfd/name reach it without following a symbolic link.
+ */
+void
+set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
+    const struct ealist *ea, const char *path)
+{
+	bool lnk = (a->mode & S_IFMT) == S_IFLNK;
+	struct timespec ts[2];
+	int r;
+
+	if (geteuid() == 0) {
+		r = fd >= 0 ? fchown(fd, a->uid, a->gid) :
+		    fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
+		if (r != 0)
+			warn("%s: chown", path);
+	}
+	if (!lnk) {
+		r = fd >= 0 ? fchmod(fd, a->mode & 07777) :
+		    fchmodat(dfd, name, a->mode & 07777, 0);
+		if (r != 0)
+			warn("%s: chmod", path);
+	}
+	if (ea != NULL && ea->n > 0)
+		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
+		    path);
+	ts[0].tv_sec = a->atime.tv_sec;
+	ts[0].tv_nsec = (long)(a->atime.tv_usec % 1000000) * 1000;
+	ts[1].tv_sec = a->mtime.tv_sec;
+	ts[1].tv_nsec = (long)(a->mtime.tv_usec % 1000000) * 1000;
+	r = fd >= 0 ? futimens(fd, ts) :
+	    utimensat(dfd, name, ts, AT_SYMLINK_NOFOLLOW);
+	if (r != 0)
+		warn("%s: cannot set times", path);
+}
+
+/* The first selected name of ino whose directory is usable. */
+static struct entry *
+primary_name(uint32_t ino)
+{
+	for (struct entry *e = sym_lookup_ino(ino); e != NULL; e = e->links)
+		if ((e->flags & EF_SELECTED) && e->type == E_LEAF &&
+		    !(e->parent->flags & EF_BAD))
+			return e;
+	return NULL;
+}
+
+static void
+restore_leaf(struct entry *e, const struct inoattr *a)
+{
+	char numname[16];
+	const char *name = e->name, *path;
+	char *pathcopy;
+	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
+	int dfd, fd = -1;
+	bool made = false;
+	mode_t type = a->mode & S_IFMT;
+
+	if (ropt.mflag) {
+		snprintf(numname, sizeof(numname), "%lu",
+		    (unsigned long)a->ino);
+		name = numname;
+		dfd = target_fd;
+		pathcopy = xmalloc(strlen(numname) + 3);
+		sprintf(pathcopy, "./%s", numname);
+	} else {
+		pathcopy = xstrdup(sym_path(e));
+		dfd = ropt.Nflag ? -1 : dir_get(e->parent);
+		if (dfd < 0 && !ropt.Nflag) {
+			tape_skipfile();
+			ea_read_records(a->ino, NULL);
+			errors++;
+			free(pathcopy);
+			return;
+		}
+	}
+	path = pathcopy;
+	if (type == S_IFREG) {
+		fd = restore_regular(dfd, name, path, a);
+		made = fd >= 0;
+	} else if (type == S_IFLNK)
+		made = restore_symlink(dfd, name, path);
+	else if (type == S_IFCHR || type == S_IFBLK || type == S_IFIFO ||
+	    type == S_IFSOCK)
+		made = restore_special(dfd, name, path, a);
+	else {
+		warnx("%s: unknown file mode 0%o, skipped", path, a->mode);
+		tape_skipfile();
+	}
+	ea_read_records(a->ino, &ea);
+	e->flags |= EF_DONE;
+	if (made) {
+		set_attrs(dfd, name, fd, a, &ea, path);
+		if (type == S_IFREG)
+			defer_flags(e, a->flags);
+	}
+	if (fd >= 0 && close(fd) != 0) {
+		warn("%s: close", path);
+		errors++;
+	}
+	ea_free(&ea);
+	free(pathcopy);
+}
+
+/* An inode the tree names as a directory came as something else: say
+ * so rather than drop it silently. */
+static void
+check_type_clash(const struct inoattr *a)
+{
+	for (struct entry *e = sym_lookup_ino(a->ino); e != NULL; e = e->links)
+		if (e->type == E_NODE && (e->flags & EF_SELECTED)) {
+			fprintf(stderr, "%s: named as a directory but inode "
+			    "%lu on tape has mode 0%o; not restored\n",
+			    sym_path(e), (unsigned long)a->ino, a->mode);
+			errors++;
+			return;
+		}
+}
+
+/* Pass IV: every non-directory inode, in archive order. */
+void
+extract_files(void)
+{
+	for (;;) {
+		struct inoattr a;
+		struct entry *e;
+
+		tape_find_inode();
+		if (curhdr.s_spcl.c_type != TS_INODE)
+			break;
+		attr_get(&a);
+		if ((curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
+		    (a.mode & S_IFMT) == S_IFDIR ||
+		    (e = primary_name(a.ino)) == NULL) {
+			if (!(curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES))
+				check_type_clash(&a);
+			tape_skipfile();
+			ea_read_records(a.ino, NULL);
+			continue;
+		}
+		restore_leaf(e, &a);
+	}
+}
+
+/* Extra names of extracted inodes, and names whose inode never came. */
+void
+extract_links(void)
+{
+	msg_verbose("Add links\n");
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+		struct entry *p;
+		char *from;
+		int pfd, dfd;
+
+		if (e->type != E_LEAF || !(e->flags & EF_SELECTED) ||
+		    (e->flags & EF_DONE) || (e->parent->flags & EF_BAD))
+			continue;
+		for (p = sym_lookup_ino(e->ino); p != NULL; p = p->links)
+			if (p->flags & EF_DONE)
+				break;
+		if (p == NULL) {
+			if (dumpprev == 0 || map_test(dumpmap, dumpmap_len,
+			    e->ino)) {
+				fprintf(stderr, "%s: (inode %lu) not found on "
+				    "tape\n", sym_path(e),
+				    (unsigned long)e->ino);
+				errors++;
+			}
+			continue;
+		}
+		if (ropt.mflag)
+			continue;
+		from = xstrdup(sym_path(p));
+		msg_verbose("Create hard link %s->%s\n", sym_path(e), from);
+		e->flags |= EF_DONE;
+		if (ropt.Nflag) {
+			free(from);
+			continue;
+		}
+		pfd = dir_open_new(p->parent);
+		dfd = dir_get(e->parent);
+		if (pfd < 0 || dfd < 0 || !clear_name(dfd, e->name, from) ||
+		    linkat(pfd, p->name, dfd, e->name, 0) != 0) {
+			if (pfd >= 0 && dfd >= 0)
+				warn("%s: cannot link to %s", sym_path(e),
+				    from);
+			errors++;
+		}
+		if (pfd >= 0)
+			(void)close(pfd);
+		free(from);
+	}
+}
+
+static void
+set_one_dir(struct entry *e)
+{
+	int fd;
+
+	if (e->dir == NULL || (e->flags & EF_BAD))
+		return;
+	fd = dir_open_new(e);
+	if (fd < 0) {
+		warn("%s: cannot open to set its modes", sym_path(e));
+		return;
+	}
+	set_attrs(-1, NULL, fd, &e->dir->attr, &e->dir->ea, sym_path(e));
+	(void)close(fd);
+	defer_flags(e, e->dir->attr.flags);
+}
+
+/* Owners, modes and times of the directories, deepest first, so setting
+ * one never disturbs another's time.  root: also the target itself. */
+void
+extract_dirmodes(bool root)
+{
+	struct entry **list = NULL;
+	size_t n = 0, cap = 0;
+
+	msg_verbose("Set directory mode, owner, and times.\n");
+	if (ropt.Nflag || ropt.mflag)
+		return;
+	dir_cache_drop();
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+		if (e->type != E_NODE)
+			continue;
+		if (e == sym_root ? !root : !(e->flags & EF_CREATED) ||
+		    !(e->flags & EF_SELECTED))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			list = xreallocarray(list, cap, sizeof(*list));
+		}
+		list[n++] = e;
+	}
+	while (n > 0)
+		set_one_dir(list[--n]);
+	free(list);
+}
+
+/* Flags last: immutable or append-only files refuse everything else. */
+void
+extract_flags(void)
+{
+	for (size_t i = 0; i < npflags; i++) {
+		struct entry *e = pflags[i].e;
+		int fd, cur = 0, want;
+
+		fd = e->type == E_NODE ? dir_open_new(e) : -1;
+		if (e->type != E_NODE) {
+			int dfd = ropt.mflag ? target_fd : dir_get(e->parent);
+			char num[16];
+			const char *name = e->name;
+
+			if (ropt.mflag) {
+				snprintf(num, sizeof(num), "%lu",
+				    (unsigned long)e->ino);
+				name = num;
+			}
+			if (dfd >= 0)
+				fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+				    O_NONBLOCK | O_CLOEXEC);
+		}
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, FS_IOC_GETFLAGS, &cur) == 0) {
+			want = (int)(((uint32_t)cur & ~SETTABLE_FLAGS) |
+			    (pflags[i].flags & SETTABLE_FLAGS));
+			if (want != cur && ioctl(fd, FS_IOC_SETFLAGS,
+			    &want) != 0)
+				warn("%s: cannot set flags", sym_path(e));
+		}
+		(void)close(fd);
+	}
+	free(pflags);
+	pflags = NULL;
+	npflags = 0;
+}
+
+/* One flush of everything written, before success is reported. */
+void
+extract_sync(void)
+{
+	if (ropt.Nflag)
+		return;
+	dir_cache_drop();
+#ifdef HAVE_SYNCFS
+	if (syncfs(target_fd) != 0) {
+		warn("syncfs");
+		errors++;
+	}
+#else
+	sync();
+#endif
+}

@@ -1,0 +1,176 @@
+/*
+ * list.c - restore -t: print the names on the archive.
+ *
+ * Lines are 0.4b47's: "%10lu\t./path" (root "."), with -v prefixed by
+ * "dir " or "leaf", ended by a newline or, with -0, a NUL.  Only inodes in
+ * the dump map are printed; the walk is depth-first in on-tape order.
+ * It reads the directories straight from dirs.c's (spilled) arena and
+ * builds no tree of names, so listing a huge archive costs little memory:
+ * only the entries of the directories on the current path are held.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "xalloc.h"
+
+/* Packed entry layout of dirs.c: ino (4), type (1), namlen (1), name. */
+#define PACKED_HDR	6
+
+struct frame {
+	unsigned char *ents;
+	size_t len, pos;
+	size_t pathlen;		/* path length of this directory */
+};
+
+static char *path;
+static size_t path_cap;
+
+static void
+path_set(size_t at, const char *name, size_t len)
+{
+	if (at + len + 2 > path_cap) {
+		path_cap = (at + len + 2) * 2;
+		path = xrealloc(path, path_cap);
+	}
+	path[at] = '/';
+	memcpy(path + at + 1, name, len);
+	path[at + 1 + len] = '\0';
+}
+
+static void
+list_one(uint32_t ino, bool dir)
+{
+	if (!map_test(dumpmap, dumpmap_len, ino))
+		return;
+	if (ropt.verbose)
+		fputs(dir ? "dir " : "leaf", stdout);
+	printf("%10lu\t%s", (unsigned long)ino, path);
+	putchar(ropt.nulterm ? '\0' : '\n');
+}
+
+/* List path (already in the buffer) and, unless -h, what is below. */
+static void
+list_tree(uint32_t ino, bool dir)
+{
+	struct frame *st = NULL;
+	size_t depth = 0, cap = 0;
+
+	list_one(ino, dir);
+	if (ropt.hflag || !dirs_visit(ino))
+		return;
+	cap = 16;
+	st = xreallocarray(NULL, cap, sizeof(*st));
+	st[0].ents = dirs_load(ino, &st[0].len);
+	st[0].pos = 0;
+	st[0].pathlen = strlen(path);
+	depth = 1;
+	while (depth > 0) {
+		struct frame *f = &st[depth - 1];
+		uint32_t cino;
+		uint8_t type, nlen;
+		bool sub;
+
+		if (f->pos >= f->len) {
+			free(f->ents);
+			depth--;
+			continue;
+		}
+		memcpy(&cino, f->ents + f->pos, sizeof(cino));
+		type = f->ents[f->pos + 4];
+		nlen = f->ents[f->pos + 5];
+		path_set(f->pathlen, (const char *)f->ents + f->pos +
+		    PACKED_HDR, nlen);
+		f->pos += PACKED_HDR + nlen;
+		sub = dirs_is_dir(cino);
+		if (sub && !dirs_visit(cino))
+			continue;	/* second name of a directory */
+		list_one(cino, sub || type == DT_TAPE_DIR);
+		if (!sub)
+			continue;
+		if (depth == cap) {
+			cap *= 2;
+			st = xreallocarray(st, cap, sizeof(*st));
+		}
+		st[depth].ents = dirs_load(cino, &st[depth].len);
+		st[depth].pos = 0;
+		st[depth].pathlen = strlen(path);
+		depth++;
+	}
+	free(st);
+}
+
+/* Find a command-line name by walking the directories; sets path. */
+static bool
+lookup(const char *name, uint32_t *inop, bool *dirp)
+{
+	uint32_t ino = ROOTINO;
+	bool dir = true;
+
+	path_set(0, "", 0);
+	path[0] = '.';
+	while (*name != '\0') {
+		const char *end;
+		unsigned char *ents;
+		size_t len, off, n;
+		bool found = false;
+
+		while (*name == '/')
+			name++;
+		end = strchrnul(name, '/');
+		n = (size_t)(end - name);
+		if (n == 0)
+			break;
+		if (n == 1 && name[0] == '.') {
+			name = end;
+			continue;
+		}
+		if (!dir || (ents = dirs_load(ino, &len)) == NULL)
+			return false;
+		for (off = 0; off < len; off += PACKED_HDR + ents[off + 5]) {
+			if (ents[off + 5] == n && memcmp(ents + off +
+			    PACKED_HDR, name, n) == 0) {
+				memcpy(&ino, ents + off, sizeof(ino));
+				dir = dirs_is_dir(ino) ||
+				    ents[off + 4] == DT_TAPE_DIR;
+				found = true;
+				break;
+			}
+		}
+		free(ents);
+		if (!found)
+			return false;
+		path_set(strlen(path), name, n);
+		name = end;
+	}
+	*inop = ino;
+	*dirp = dir;
+	return true;
+}
+
+void
+list_names(char **names, int nnames)
+{
+	uint32_t ino;
+	bool dir;
+
+	if (nnames == 0) {
+		(void)lookup(".", &ino, &dir);
+		list_tree(ino, dir);
+		return;
+	}
+	for (int i = 0; i < nnames; i++) {
+		if (!lookup(names[i], &ino, &dir)) {
+			char *c = sym_canon(names[i]);
+
+			fflush(stdout);
+			fprintf(stderr, "%s is not on the tape\n", c);
+			free(c);
+			continue;
+		}
+		dirs_reset_visits();
+		list_tree(ino, dir);
+	}
+}

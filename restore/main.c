@@ -1,0 +1,317 @@
+/*
+ * main.c - restore's command line: options (and the old key-letter form)
+ * into struct ropts, then one function per mode.
+ *
+ * Modes: -t list, -x extract, -r rebuild into the current directory,
+ * -C compare.  -i, -R and -P are recognised and refused as not supported
+ * yet.  Exit statuses are those of cli.md 2.6 (exitcodes.h).
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "exitcodes.h"
+#include "xalloc.h"
+
+#define OPTSTRING	"0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
+/* Key letters of the old syntax that take the next word as argument. */
+#define OLD_ARG_LETTERS	"AbDfFHLQsTX"
+
+struct ropts ropt;
+
+static char **names;
+static int nnames, names_cap;
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr,
+"usage:\trestore -C [-cdeHlMvVy] [-b blocksize] [-D filesystem] [-E mls] [-f file] [-F script] [-L limit] [-s fileno]\n"
+"\trestore -i [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno]\n"
+"\trestore -P file [-acdhHlmMuvVy] [-b blocksize] [-f file] [-F script] [-s fileno] [-X filelist] [file ...]\n"
+"\trestore -r [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
+"\trestore -R [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
+"\trestore -t [-cdhHlMuvVy] [-A file] [-b blocksize] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n"
+"\trestore -x [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n");
+	exit(R_ERROR);
+}
+
+static void
+add_name(const char *n)
+{
+	if (nnames == names_cap) {
+		names_cap = names_cap ? names_cap * 2 : 16;
+		names = xreallocarray(names, (size_t)names_cap,
+		    sizeof(*names));
+	}
+	names[nnames++] = xstrdup(n);
+}
+
+static long
+numarg(const char *what, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end != '\0' || errno != 0)
+		errx(R_ERROR, "illegal %s -- %s", what, s);
+	if (v < min || v > max)
+		errx(R_ERROR, "%s must be between %ld and %ld", what, min,
+		    max);
+	return v;
+}
+
+/* "restore xbf 2 - a" -> "restore -x -b 2 -f - a". */
+static char **
+expand_old_syntax(int *argcp, char **argv)
+{
+	int argc = *argcp, ai = 2, n = 1;
+	const char *keys = argv[1];
+	char **nv = xreallocarray(NULL, (size_t)argc + strlen(keys) + 1,
+	    sizeof(*nv));
+
+	nv[0] = argv[0];
+	for (const char *k = keys; *k != '\0'; k++) {
+		char *opt = xmalloc(3);
+
+		opt[0] = '-';
+		opt[1] = *k;
+		opt[2] = '\0';
+		nv[n++] = opt;
+		if (strchr(OLD_ARG_LETTERS, *k) != NULL) {
+			if (ai >= argc)
+				errx(R_ERROR, "missing argument to %c", *k);
+			nv[n++] = argv[ai++];
+		}
+	}
+	/* What follows the key-letter arguments are operands only. */
+	nv[n++] = xstrdup("--");
+	while (ai < argc)
+		nv[n++] = argv[ai++];
+	nv[n] = NULL;
+	*argcp = n;
+	return nv;
+}
+
+static void
+set_mode(int c)
+{
+	if (ropt.mode != 0 && ropt.mode != c)
+		errx(R_ERROR, "%c and %c options are mutually exclusive",
+		    ropt.mode, c);
+	ropt.mode = c;
+}
+
+static void
+read_filelist(const char *file)
+{
+	FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (f == NULL)
+		err(R_ERROR, "cannot open %s", file);
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > 0)
+			add_name(line);
+	}
+	free(line);
+	if (f != stdin)
+		(void)fclose(f);
+}
+
+static void
+unsupported(int c)
+{
+	errx(R_ERROR, "-%c is not supported yet", c);
+}
+
+static void
+parse_args(int argc, char **argv)
+{
+	const char *xfile = NULL;
+	int c;
+
+	if (argc > 1 && argv[1][0] != '-')
+		argv = expand_old_syntax(&argc, argv);
+	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
+		switch (c) {
+		case '0': ropt.nulterm = true; break;
+		case 'a': ropt.aflag = true; break;
+		case 'A': case 'F': case 'M': case 'Q': case 'c':
+			unsupported(c);
+			break;
+		case 'b':
+			ropt.blocksize = numarg("block size", optarg, 1,
+			    MAXNTREC);
+			break;
+		case 'C': case 'r': case 't': case 'x': set_mode(c); break;
+		case 'i': case 'R': set_mode(c); break;
+		case 'P': set_mode(c); break;
+		case 'd': ropt.debug = true; break;
+		case 'D': ropt.cmpdir = optarg; break;
+		case 'e': case 'E': case 'H': case 'l': case 'V': break;
+		case 'f': ropt.tape = optarg; break;
+		case 'h': ropt.hflag = true; break;
+		case 'L':
+			ropt.cmplimit = numarg("limit", optarg, 0, 0x7fffffff);
+			break;
+		case 'm': ropt.mflag = true; break;
+		case 'N': ropt.Nflag = true; break;
+		case 'o': ropt.oflag = true; break;
+		case 's':
+			ropt.skipfiles = numarg("file number", optarg, 1,
+			    0x7fffffff);
+			break;
+		case 'T': ropt.tmpdir = optarg; break;
+		case 'u': ropt.uflag = true; break;
+		case 'v': ropt.verbose = true; break;
+		case 'X': xfile = optarg; break;
+		case 'y': ropt.yflag = true; break;
+		default: usage();
+		}
+	}
+	if (ropt.mode == 0)
+		errx(R_ERROR, "none of C, i, R, r, t or x options specified");
+	if (ropt.tape == NULL)
+		ropt.tape = getenv("TAPE") != NULL ? getenv("TAPE") :
+		    DEFAULT_TAPE;
+	ropt.from_stdin = strcmp(ropt.tape, "-") == 0;
+	if (xfile != NULL && strcmp(xfile, "-") == 0 && ropt.from_stdin)
+		errx(R_ERROR, "can't handle standard input for both -f and -X");
+	for (int i = optind; i < argc; i++)
+		add_name(argv[i]);
+	if (xfile != NULL)
+		read_filelist(xfile);
+}
+
+static void
+select_names(void)
+{
+	if (nnames == 0) {
+		select_tree(sym_root);
+		return;
+	}
+	for (int i = 0; i < nnames; i++) {
+		struct entry *e = sym_lookup_path(names[i]);
+
+		if (e == NULL) {
+			char *c = sym_canon(names[i]);
+
+			fprintf(stderr, "%s is not on the tape\n", c);
+			free(c);
+		} else
+			select_tree(e);
+	}
+}
+
+static int
+finish(void)
+{
+	extract_flags();
+	extract_sync();
+	tape_drain();
+	return extract_errors() > 0 || tape_had_error() || tape_resynced() ||
+	    dirs_refused() > 0 ? R_ERROR : R_OK;
+}
+
+static int
+do_extract(void)
+{
+	bool root;
+
+	dirs_read();
+	dirs_build_tree();
+	select_names();
+	if (!ropt.Nflag)
+		target_open();
+	extract_make_dirs();
+	msg_verbose("Extract requested files\n");
+	extract_files();
+	extract_links();
+	if (ropt.oflag)
+		root = true;
+	else if (ropt.Nflag || ropt.mflag || !(sym_root->flags & EF_SELECTED))
+		root = false;
+	else
+		root = can_ask() && ask_yn("set owner/mode for '.'");
+	extract_dirmodes(root);
+	return finish();
+}
+
+static int
+do_rebuild(void)
+{
+	if (dumpprev != 0)
+		errx(R_ERROR, "incremental restore (-r of a level %d dump) is "
+		    "not supported yet", tapehdr.s_spcl.c_level);
+	msg_verbose("Begin level 0 restore\n");
+	dirs_read();
+	dirs_build_tree();
+	msg_verbose("Calculate extraction list.\n");
+	select_tree(sym_root);
+	if (!ropt.Nflag)
+		target_open();
+	extract_make_dirs();
+	msg_verbose("Extract new leaves.\n");
+	extract_files();
+	extract_links();
+	/* The table first: creating it changes the target's times, which
+	 * the directory pass then sets. */
+	if (!ropt.Nflag) {
+		msg_verbose("Check pointing the restore\n");
+		if (sym_write(target_fd, "restoresymtable") != 0)
+			return R_ERROR;
+	}
+	extract_dirmodes(true);
+	return finish();
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	parse_args(argc, argv);
+	if (ropt.mode == 'i' || ropt.mode == 'R' || ropt.mode == 'P')
+		unsupported(ropt.mode);
+	if (ropt.mode == 'r' && ropt.hflag)
+		errx(R_ERROR, "-h cannot be used with -r");
+	umask(077);
+	tape_setup();
+	switch (ropt.mode) {
+	case 't':
+		dirs_read();
+		msg_verbose("Initialize symbol table.\n");
+		list_names(names, nnames);
+		if (fflush(stdout) != 0)
+			err(R_ERROR, "standard output");
+		tape_drain();
+		rc = tape_had_error() ? R_ERROR : R_OK;
+		break;
+	case 'x':
+		rc = do_extract();
+		break;
+	case 'r':
+		rc = do_rebuild();
+		break;
+	default:
+		rc = compare_run(names, nnames);
+		break;
+	}
+	if (fflush(stdout) != 0)
+		err(R_ERROR, "standard output");
+	return rc;
+}

@@ -1,0 +1,101 @@
+/*
+ * restore.h - restore-wide types, limits and extern declarations.
+ *
+ * Definitions live in the file that owns them (named beside each one);
+ * this header only declares.  Prototypes are in extern.h.
+ */
+#ifndef RESTORE_H
+#define RESTORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* exitcodes.h names restore's success status R_OK, which is also
+ * access(2)'s read-permission bit in <unistd.h>: restore never calls
+ * access() with R_OK, so the exit status wins here. */
+#undef R_OK
+#include "dumprestore.h"
+#include "exitcodes.h"
+
+/* Largest EA payload we accept per record (tape-format.md 10). */
+#define EA_MAX_PAYLOAD	XATTR_MAXSIZE
+/* Longest symbolic link target we restore (PATH_MAX without the NUL). */
+#define SYMLINK_MAX	4095
+/* Largest bitmap (TS_CLRI/TS_BITS) we keep: 2^32 inodes / 8. */
+#define MAP_MAX_BYTES	((size_t)1 << 29)
+/* Size of one gathered write of file data. */
+#define WRITE_CHUNK	(1024 * 1024)
+
+/* What main() decided; filled once, read everywhere. */
+struct ropts {
+	int mode;		/* 'C', 'i', 'r', 'R', 't', 'x' */
+	const char *tape;	/* -f */
+	const char *cmpdir;	/* -D */
+	const char *tmpdir;	/* -T */
+	long blocksize;		/* -b, KiB; 0 = automatic */
+	long skipfiles;		/* -s */
+	long cmplimit;		/* -L */
+	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
+	bool nulterm;		/* -0 */
+	bool from_stdin;	/* -f - */
+};
+extern struct ropts ropt;			/* main.c */
+
+/* Inode attributes as the archive gave them (native order). */
+struct inoattr {
+	uint32_t ino;
+	uint16_t mode;
+	uint32_t uid, gid;
+	uint64_t size;
+	struct tape_timeval atime, mtime;
+	uint32_t flags;
+	uint32_t rdev_old, rdev_new;	/* di_db[0], di_db[1] */
+	bool metaonly;
+};
+
+/* Extended attributes of one inode, from its EA records. */
+struct ealist {
+	size_t n;
+	unsigned char *payload[2];	/* at most two records per inode */
+	size_t len[2];
+};
+
+/* What a directory needs at the very end (dirs.c owns these). */
+struct dirinfo {
+	struct inoattr attr;
+	struct ealist ea;
+};
+
+/* One name in the dumped tree (symtab.c): one allocation, name inline. */
+enum { E_LEAF = 0, E_NODE = 1 };
+#define EF_SELECTED	0x01	/* extract / list this name */
+#define EF_EXISTED	0x02	/* directory was already on disk (-x) */
+#define EF_CREATED	0x04	/* made on disk by us */
+#define EF_DONE		0x08	/* inode data restored under this name */
+#define EF_BAD		0x10	/* could not be created; skip below */
+struct entry {
+	uint32_t ino;
+	uint8_t type;		/* E_LEAF / E_NODE */
+	uint8_t flags;
+	struct entry *parent;
+	struct entry *child;	/* first child, on-tape order */
+	struct entry *sibling;
+	struct entry *links;	/* next name of the same inode */
+	struct entry *hnext;	/* (parent, name) hash chain */
+	struct dirinfo *dir;	/* directories on the archive, else NULL */
+	char name[];
+};
+
+/* The current header and the dump being read (tape.c). */
+extern union u_spcl curhdr;
+extern union u_spcl tapehdr;		/* the volume header */
+extern int32_t dumpdate, dumpprev;
+extern uint32_t maxino;
+extern unsigned char *dumpmap;		/* TS_BITS */
+extern size_t dumpmap_len;
+extern unsigned char *usedmap;		/* TS_CLRI */
+extern size_t usedmap_len;
+
+#endif /* RESTORE_H */

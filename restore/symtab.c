@@ -1,0 +1,384 @@
+/*
+ * symtab.c - the in-memory tree of names read from the archive.
+ *
+ * Each name is one struct entry, linked to its parent, its children (in
+ * on-tape order) and the other names of the same inode.  Two hash tables
+ * keep lookups constant time even for huge directories: (parent, name) ->
+ * entry, which also refuses duplicate names in one directory, and
+ * inode -> first and last name.  Names are stored once each; nothing is
+ * sized from a count the archive claims, only from entries actually read.
+ *
+ * restoresymtable (written by -r) is our own text format, documented in
+ * sym_write(): one line per name, so an incremental restore (issue 4) can
+ * rebuild this tree; it is not the 0.4b47 binary snapshot.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "xalloc.h"
+
+#define HASH_MIN	1024
+
+/* Open hashing of every entry by (parent, name), chained; and of the
+ * first name of every inode, by linear probing on the inode number. */
+static struct entry **nametab;
+static size_t nametab_size, nametab_used;
+static struct entry **inotab;
+static size_t inotab_size, inotab_used;
+static char *pathbuf;
+static size_t pathbuf_size;
+/* The parent children were last added to, and its last child: the tree
+ * is built one directory at a time, so appending is O(1). */
+static struct entry *append_parent, *append_last;
+
+struct entry *sym_root;
+
+static size_t
+name_hash(const struct entry *parent, const char *name, size_t len)
+{
+	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void
+nametab_grow(void)
+{
+	size_t nsize = nametab_size ? nametab_size * 2 : HASH_MIN;
+	struct entry **n = xcalloc(nsize, sizeof(*n));
+
+	for (size_t i = 0; i < nametab_size; i++) {
+		struct entry *e = nametab[i], *next;
+
+		for (; e != NULL; e = next) {
+			size_t b = name_hash(e->parent, e->name,
+			    strlen(e->name)) & (nsize - 1);
+
+			next = e->hnext;
+			e->hnext = n[b];
+			n[b] = e;
+		}
+	}
+	free(nametab);
+	nametab = n;
+	nametab_size = nsize;
+}
+
+struct entry *
+sym_lookup_child(const struct entry *dir, const char *name, size_t len)
+{
+	struct entry *e;
+
+	if (nametab_size == 0)
+		return NULL;
+	e = nametab[name_hash(dir, name, len) & (nametab_size - 1)];
+	for (; e != NULL; e = e->hnext)
+		if (e->parent == dir && strncmp(e->name, name, len) == 0 &&
+		    e->name[len] == '\0')
+			return e;
+	return NULL;
+}
+
+static size_t
+ino_hash(uint32_t ino, size_t size)
+{
+	return (ino * 2654435761u) & (size - 1);
+}
+
+/* The slot of ino: its entry, or the empty slot where it would go. */
+static struct entry **
+ino_slot(uint32_t ino)
+{
+	size_t i;
+
+	if ((inotab_used + 1) * 2 > inotab_size) {
+		size_t nsize = inotab_size ? inotab_size * 2 : HASH_MIN;
+		struct entry **n = xcalloc(nsize, sizeof(*n));
+
+		for (size_t j = 0; j < inotab_size; j++) {
+			if (inotab[j] == NULL)
+				continue;
+			i = ino_hash(inotab[j]->ino, nsize);
+			while (n[i] != NULL)
+				i = (i + 1) & (nsize - 1);
+			n[i] = inotab[j];
+		}
+		free(inotab);
+		inotab = n;
+		inotab_size = nsize;
+	}
+	i = ino_hash(ino, inotab_size);
+	while (inotab[i] != NULL && inotab[i]->ino != ino)
+		i = (i + 1) & (inotab_size - 1);
+	return &inotab[i];
+}
+
+/* The first name of an inode (in tree order once sym_relink ran). */
+struct entry *
+sym_lookup_ino(uint32_t ino)
+{
+	size_t i;
+
+	if (inotab_size == 0)
+		return NULL;
+	i = ino_hash(ino, inotab_size);
+	while (inotab[i] != NULL && inotab[i]->ino != ino)
+		i = (i + 1) & (inotab_size - 1);
+	return inotab[i];
+}
+
+/* Put e at the head of its inode's chain (sym_relink fixes the order). */
+static void
+link_ino(struct entry *e)
+{
+	struct entry **slot = ino_slot(e->ino);
+
+	if (*slot == NULL)
+		inotab_used++;
+	e->links = *slot;
+	*slot = e;
+}
+
+/* Add name (len bytes) below parent.  NULL if parent already has it. */
+struct entry *
+sym_add(struct entry *parent, const char *name, size_t len, uint32_t ino,
+    int type)
+{
+	struct entry *e;
+	size_t b;
+
+	if (parent != NULL && sym_lookup_child(parent, name, len) != NULL)
+		return NULL;
+	if ((nametab_used + 1) * 2 > nametab_size)
+		nametab_grow();
+	e = xcalloc(1, sizeof(*e) + len + 1);
+	memcpy(e->name, name, len);
+	e->name[len] = '\0';
+	e->ino = ino;
+	e->type = (uint8_t)type;
+	e->parent = parent;
+	if (parent == NULL)
+		sym_root = e;
+	else if (parent->child == NULL)
+		parent->child = e;
+	else {
+		struct entry *last = parent == append_parent ? append_last :
+		    parent->child;
+
+		while (last->sibling != NULL)
+			last = last->sibling;
+		last->sibling = e;
+	}
+	append_parent = parent;
+	append_last = e;
+	b = name_hash(parent, e->name, len) & (nametab_size - 1);
+	e->hnext = nametab[b];
+	nametab[b] = e;
+	nametab_used++;
+	link_ino(e);
+	return e;
+}
+
+/* Next entry in depth-first preorder below top (top itself first). */
+struct entry *
+sym_next(const struct entry *top, const struct entry *e)
+{
+	if (e->child != NULL)
+		return e->child;
+	while (e != top) {
+		if (e->sibling != NULL)
+			return e->sibling;
+		e = e->parent;
+	}
+	return NULL;
+}
+
+/* Rebuild every inode's name chain in depth-first tree order, so the
+ * first name of a hard-linked inode is the one 0.4b47 extracts: prepend
+ * in preorder, then reverse each chain once. */
+void
+sym_relink(void)
+{
+	for (size_t i = 0; i < inotab_size; i++)
+		inotab[i] = NULL;
+	inotab_used = 0;
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
+		link_ino(e);
+	for (size_t i = 0; i < inotab_size; i++) {
+		struct entry *rev = NULL, *next;
+
+		for (struct entry *e = inotab[i]; e != NULL; e = next) {
+			next = e->links;
+			e->links = rev;
+			rev = e;
+		}
+		inotab[i] = rev;
+	}
+}
+
+/* "./a/b" for an entry ("." for the root).  Valid until the next call. */
+const char *
+sym_path(const struct entry *e)
+{
+	size_t len = 1;
+	char *p;
+
+	for (const struct entry *x = e; x->parent != NULL; x = x->parent)
+		len += strlen(x->name) + 1;
+	if (len + 1 > pathbuf_size) {
+		pathbuf_size = len + 1 + 256;
+		pathbuf = xrealloc(pathbuf, pathbuf_size);
+	}
+	p = pathbuf + len;
+	*p = '\0';
+	for (const struct entry *x = e; x->parent != NULL; x = x->parent) {
+		size_t n = strlen(x->name);
+
+		p -= n;
+		memcpy(p, x->name, n);
+		*--p = '/';
+	}
+	*--p = '.';
+	return pathbuf;
+}
+
+/* Find a name given on the command line: ".", "./a/b", "a/b", "/a/b".
+ * Empty and "." components are ignored. */
+struct entry *
+sym_lookup_path(const char *path)
+{
+	struct entry *e = sym_root;
+
+	while (e != NULL && *path != '\0') {
+		const char *end;
+
+		while (*path == '/')
+			path++;
+		end = strchrnul(path, '/');
+		if (end - path == 0)
+			break;
+		if (!(end - path == 1 && path[0] == '.'))
+			e = sym_lookup_child(e, path, (size_t)(end - path));
+		path = end;
+	}
+	return e;
+}
+
+/* The canonical "./a/b" spelling of a command-line name, for messages. */
+char *
+sym_canon(const char *path)
+{
+	size_t len = strlen(path);
+	char *out = xmalloc(len + 3), *o = out;
+
+	*o++ = '.';
+	while (*path != '\0') {
+		const char *end;
+
+		while (*path == '/')
+			path++;
+		end = strchrnul(path, '/');
+		if (end > path && !(end - path == 1 && path[0] == '.')) {
+			*o++ = '/';
+			memcpy(o, path, (size_t)(end - path));
+			o += end - path;
+		}
+		path = end;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Write name bytes with %XX for anything but printable ASCII. */
+static void
+put_escaped(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= ' ' || c >= 0x7f || c == '%')
+			fprintf(f, "%%%02X", c);
+		else
+			putc(c, f);
+	}
+}
+
+/*
+ * restoresymtable, version 1 (text, one record per line):
+ *   "dump-restoresymtable 1"
+ *   "date <c_date> prev <c_ddate> maxino <n> volume <v>"
+ *   "<index> <parent-index> <ino> <D|L> <name>" for every name, in
+ *   depth-first order (the root has index 0, parent -1, name "."); names
+ *   are %XX-escaped outside printable ASCII.
+ *   "end <count>"
+ * It is created with O_EXCL|O_NOFOLLOW relative to the target directory.
+ */
+int
+sym_write(int dirfd, const char *name)
+{
+	FILE *f;
+	int fd;
+	long idx = 0;
+
+	if (unlinkat(dirfd, name, 0) != 0 && errno != ENOENT) {
+		warn("cannot remove old %s", name);
+		return -1;
+	}
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		warn("cannot create %s", name);
+		if (fd >= 0)
+			(void)close(fd);
+		return -1;
+	}
+	fprintf(f, "dump-restoresymtable 1\n");
+	fprintf(f, "date %ld prev %ld maxino %lu volume 1\n", (long)dumpdate,
+	    (long)dumpprev, (unsigned long)maxino);
+	/* The depth-first index of an entry is stashed in its dattr slot
+	 * only through this walk's counter: parents always precede their
+	 * children, so a parent's index is found by a parallel stack. */
+	{
+		long *stack = NULL;
+		size_t depth = 0, cap = 0;
+
+		for (struct entry *e = sym_root; e != NULL;
+		    e = sym_next(sym_root, e)) {
+			size_t d = 0;
+
+			for (struct entry *x = e; x->parent != NULL;
+			    x = x->parent)
+				d++;
+			if (d + 1 > cap) {
+				cap = d + 64;
+				stack = xreallocarray(stack, cap,
+				    sizeof(*stack));
+			}
+			stack[d] = idx;
+			depth = d;
+			fprintf(f, "%ld %ld %lu %c ", idx,
+			    depth == 0 ? -1L : stack[depth - 1],
+			    (unsigned long)e->ino,
+			    e->type == E_NODE ? 'D' : 'L');
+			put_escaped(f, e->name);
+			putc('\n', f);
+			idx++;
+		}
+		free(stack);
+	}
+	fprintf(f, "end %ld\n", idx);
+	if (ferror(f) | (fclose(f) != 0)) {
+		warn("error writing %s", name);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,572 @@
+/*
+ * tape.c - the archive reader: input, the one header gate, file bodies.
+ *
+ * Layers, bottom up:
+ *  - bytes: the input (file, device or pipe) is read with large read()s
+ *    into one buffer; short reads are normal on pipes and are joined;
+ *  - blocks: 1 KiB tape blocks are served from that buffer, or, for a
+ *    compressed archive, from the decompressed current record (the first
+ *    record of the volume is raw, tape-format.md 15);
+ *  - headers: every header passes through read_header(): magic, byte order
+ *    (decided once, on the volume header), checksum, then range checks of
+ *    every count the rest of restore relies on.  A block that fails is
+ *    skipped and counted ("resync restore, skipped N blocks");
+ *  - files: tape_getfile() walks the TS_INODE/TS_ADDR headers of one inode
+ *    and hands each present block to a data callback and each hole to a
+ *    hole callback, never more than di_size bytes in all.
+ * End of input anywhere yields a synthesized TS_END header, so every loop
+ * above ends; each step consumes at least one block, so none spins.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "exitcodes.h"
+#include "spcl.h"
+#include "xalloc.h"
+
+/* Input buffer: reads of READ_CHUNK; a compressed archive needs room
+ * for its largest record (prefix + payload) after compaction, so its
+ * buffer grows to ZINBUF_SIZE. */
+#define READ_CHUNK	(256 * 1024)
+#define INBUF_SIZE	(2 * READ_CHUNK)
+#define ZINBUF_SIZE	(MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
+/* restore 0.4b47's default read size, shown in "Input block size is". */
+#define DEFAULT_READ_BLOCKS	HIGHDENSITYTREC
+#define ZPREFIX_LEN	4
+
+union u_spcl curhdr;
+union u_spcl tapehdr;
+int32_t dumpdate, dumpprev;
+uint32_t maxino;
+unsigned char *dumpmap;
+size_t dumpmap_len;
+unsigned char *usedmap;
+size_t usedmap_len;
+
+static int infd = -1;
+static unsigned char *inbuf;
+static size_t inbuf_size;
+static size_t in_start, in_end;
+static bool in_eof;
+static bool swapped;		/* archive is in the other byte order */
+static bool compressed;
+static long ntrec;
+static size_t raw_left;		/* raw bytes left in the first record */
+static unsigned char *blkbuf;	/* decompressed record */
+static size_t blk_pos, blk_len;
+static uint64_t blocks_read;
+static bool seen_end;		/* a real TS_END header was read */
+static bool input_error;
+static bool hdr_synth;		/* curhdr is the synthesized end */
+static bool newinodefmt;
+static bool resynced;		/* garbage was skipped somewhere */
+
+bool
+tape_resynced(void)
+{
+	return resynced;
+}
+	/* 32-bit uid/gid in the inode images */
+
+bool
+tape_swapped(void)
+{
+	return swapped;
+}
+
+bool
+tape_newinodefmt(void)
+{
+	return newinodefmt;
+}
+
+bool
+tape_had_error(void)
+{
+	return input_error;
+}
+
+/* Make at least need bytes available at inbuf + in_start. */
+static bool
+in_fill(size_t need)
+{
+	while (in_end - in_start < need) {
+		ssize_t n;
+
+		if (in_eof)
+			return false;
+		if (inbuf_size - in_end < READ_CHUNK) {
+			memmove(inbuf, inbuf + in_start, in_end - in_start);
+			in_end -= in_start;
+			in_start = 0;
+		}
+		n = read(infd, inbuf + in_end, inbuf_size - in_end);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			warn("read error on %s", ropt.tape);
+			input_error = true;
+			in_eof = true;
+			return false;
+		}
+		if (n == 0) {
+			in_eof = true;
+			return false;
+		}
+		in_end += (size_t)n;
+	}
+	return true;
+}
+
+/* Read (and decompress) the next compressed record into blkbuf. */
+static bool
+read_zrecord(void)
+{
+	uint32_t w;
+	unsigned comp, method;
+	size_t len, out;
+	const char *why;
+
+	if (!in_fill(ZPREFIX_LEN))
+		return false;
+	memcpy(&w, inbuf + in_start, sizeof(w));
+	if (swapped) {
+		w = spcl_bswap32(w);
+		comp = w >> 31;
+		method = (w >> 28) & 7u;
+		len = w & 0x0fffffffu;
+	} else {
+		comp = TAPEBUF_COMPRESSED(w);
+		method = TAPEBUF_METHOD(w);
+		len = TAPEBUF_LENGTH(w);
+	}
+	if (len == 0 || len > (size_t)ntrec * TP_BSIZE) {
+		warnx("bad compressed record length %zu at block %llu",
+		    len, (unsigned long long)blocks_read);
+		input_error = true;
+		in_eof = true;
+		return false;
+	}
+	if (!in_fill(ZPREFIX_LEN + len)) {
+		warnx("truncated compressed record at block %llu",
+		    (unsigned long long)blocks_read);
+		input_error = true;
+		return false;
+	}
+	out = (size_t)ntrec * TP_BSIZE;
+	if (!comp) {
+		memcpy(blkbuf, inbuf + in_start + ZPREFIX_LEN, len);
+		out = len;
+	} else if (decompress_record((int)method,
+	    inbuf + in_start + ZPREFIX_LEN, len, blkbuf, &out, &why) != 0) {
+		warnx("decompression error, block %llu: %s",
+		    (unsigned long long)blocks_read, why);
+		input_error = true;
+		out = 0;
+	}
+	in_start += ZPREFIX_LEN + len;
+	blk_pos = 0;
+	blk_len = out - out % TP_BSIZE;
+	return true;
+}
+
+/* The next 1 KiB block, or NULL at end of input.  Valid until the next
+ * call. */
+static const unsigned char *
+next_block(void)
+{
+	const unsigned char *p;
+
+	if (!compressed || raw_left > 0) {
+		if (!in_fill(TP_BSIZE)) {
+			if (in_end > in_start) {
+				warnx("ignoring %zu bytes of a partial block at "
+				    "the end of the input", in_end - in_start);
+				in_start = in_end;
+			}
+			return NULL;
+		}
+		p = inbuf + in_start;
+		in_start += TP_BSIZE;
+		if (raw_left > 0)
+			raw_left -= TP_BSIZE;
+	} else {
+		while (blk_pos >= blk_len)
+			if (!read_zrecord())
+				return NULL;
+		p = blkbuf + blk_pos;
+		blk_pos += TP_BSIZE;
+	}
+	blocks_read++;
+	return p;
+}
+
+/* Range checks of a native-order header: nothing downstream trusts a
+ * count that did not pass here. */
+static bool
+header_sane(const struct s_spcl *h)
+{
+	switch (h->c_type) {
+	case TS_INODE:
+	case TS_ADDR:
+		return h->c_count >= 0 && h->c_count <= TP_NINDIR &&
+		    h->c_inumber >= WINO;
+	case TS_CLRI:
+	case TS_BITS:
+		return h->c_count >= 0 &&
+		    (size_t)h->c_count <= MAP_MAX_BYTES / TP_BSIZE;
+	case TS_TAPE:
+		return h->c_count >= 0 && h->c_count <= 0x7fffffff / 2;
+	case TS_END:
+		return true;
+	default:
+		return false;
+	}
+}
+
+enum hdr_kind { HDR_OK, HDR_NOT, HDR_EOF };
+
+/* Read one block and decide whether it is a valid header. */
+static enum hdr_kind
+read_header(union u_spcl *h, bool first)
+{
+	const unsigned char *p = next_block();
+	enum spcl_kind k;
+
+	if (p == NULL)
+		return HDR_EOF;
+	k = spcl_check(p, swapped);
+	if (k == SPCL_BAD_CHECKSUM) {
+		uint32_t sum = swapped ? spcl_sum_swapped(p) : spcl_sum(p);
+
+		fprintf(stderr, "Checksum error %o, block %llu\n", sum,
+		    (unsigned long long)(blocks_read - 1));
+		return HDR_NOT;
+	}
+	if (k == SPCL_NOT_HEADER)
+		return HDR_NOT;
+	if (first && k == SPCL_SWAPPED) {
+		swapped = true;
+		msg_verbose("Note: Doing Byte swapping\n");
+	} else if (k == SPCL_SWAPPED && !swapped)
+		return HDR_NOT;
+	memcpy(h, p, sizeof(*h));
+	if (swapped) {
+		spcl_swap_header(h);
+		if (h->s_spcl.c_type == TS_TAPE || h->s_spcl.c_type == TS_END)
+			spcl_swap_inos(h);
+	}
+	if (!header_sane(&h->s_spcl)) {
+		fprintf(stderr, "Header with out-of-range fields at block "
+		    "%llu ignored\n", (unsigned long long)(blocks_read - 1));
+		return HDR_NOT;
+	}
+	if (!first && h->s_spcl.c_date != dumpdate)
+		return HDR_NOT;
+	return HDR_OK;
+}
+
+static void
+synth_end(void)
+{
+	memset(&curhdr, 0, sizeof(curhdr));
+	curhdr.s_spcl.c_type = TS_END;
+	curhdr.s_spcl.c_date = dumpdate;
+	curhdr.s_spcl.c_magic = NFS_MAGIC;
+	hdr_synth = true;
+}
+
+/* Advance to the next valid header of this dump, skipping garbage. */
+void
+tape_next_header(void)
+{
+	unsigned long long skipped = 0;
+	union u_spcl h;
+
+	if (hdr_synth)
+		return;
+	for (;;) {
+		enum hdr_kind k = read_header(&h, false);
+
+		if (k == HDR_OK) {
+			curhdr = h;
+			if (h.s_spcl.c_type == TS_END)
+				seen_end = true;
+			break;
+		}
+		if (k == HDR_EOF) {
+			synth_end();
+			break;
+		}
+		skipped++;
+	}
+	if (skipped > 0)
+		resynced = true;
+	if (skipped > 0)
+		fprintf(stderr, "resync restore, skipped %llu blocks\n",
+		    skipped);
+}
+
+/* Discard the data blocks announced by the current header: maps and a
+ * later volume header count whole blocks, file headers their c_addr. */
+static void
+skip_present(const struct s_spcl *h)
+{
+	bool all = h->c_type != TS_INODE && h->c_type != TS_ADDR;
+
+	if (h->c_type == TS_END)
+		return;
+	for (int32_t i = 0; i < h->c_count; i++)
+		if ((all || h->c_addr[i] != 0) && next_block() == NULL)
+			return;
+}
+
+/* Load a TS_CLRI/TS_BITS map: every c_count block is data. */
+static unsigned char *
+read_map(size_t *lenp)
+{
+	size_t n = (size_t)curhdr.s_spcl.c_count, got = 0;
+	unsigned char *map = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = next_block();
+
+		if (p == NULL)
+			break;
+		/* Grow with the data actually read, not with the count. */
+		map = xrealloc(map, got + TP_BSIZE);
+		memcpy(map + got, p, TP_BSIZE);
+		got += TP_BSIZE;
+	}
+	*lenp = got;
+	return map;
+}
+
+bool
+map_test(const unsigned char *map, size_t len, uint32_t ino)
+{
+	size_t byte;
+
+	if (ino == 0 || map == NULL)
+		return false;
+	byte = (ino - 1) / 8;
+	return byte < len && (map[byte] >> ((ino - 1) % 8) & 1);
+}
+
+static void
+open_input(void)
+{
+	struct stat st;
+
+	if (ropt.from_stdin)
+		infd = STDIN_FILENO;
+	else if (strchr(ropt.tape, ':') != NULL &&
+	    access(ropt.tape, F_OK) != 0)
+		errx(R_ERROR, "%s: remote archives are not supported yet",
+		    ropt.tape);
+	else if ((infd = open(ropt.tape, O_RDONLY)) < 0)
+		err(R_ERROR, "cannot open %s", ropt.tape);
+	if (fstat(infd, &st) == 0 && S_ISREG(st.st_mode))
+		(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	msg_verbose("Input is from a local %s\n",
+	    fstat(infd, &st) == 0 && S_ISCHR(st.st_mode) ? "tape" :
+	    "file/pipe");
+	inbuf_size = INBUF_SIZE;
+	inbuf = xmalloc(inbuf_size);
+}
+
+/* -s n: skip n-1 dump files.  A file or pipe holds exactly one. */
+static void
+skip_files(void)
+{
+	if (ropt.skipfiles > 1)
+		errx(R_ERROR, "-s %ld: %s holds only one dump file",
+		    ropt.skipfiles, ropt.tape);
+}
+
+static void
+setup_compression(void)
+{
+	compressed = true;
+	ntrec = curhdr.s_spcl.c_ntrec;
+	if (ntrec <= 0 || ntrec > MAXNTREC)
+		errx(R_ERROR, "Tape blocksize %ld is out of range", ntrec);
+	if (ropt.blocksize > 0 && ntrec > ropt.blocksize)
+		errx(R_ERROR, "Tape blocksize is too large, use '-b %ld'",
+		    ntrec);
+	fprintf(stderr, "Dump tape is compressed.\n");
+	/* The volume header was the first block of the raw record. */
+	raw_left = (size_t)(ntrec - 1) * TP_BSIZE;
+	blkbuf = xmalloc((size_t)ntrec * TP_BSIZE);
+	inbuf_size = ZINBUF_SIZE;
+	inbuf = xrealloc(inbuf, inbuf_size);
+}
+
+/* Open the input and check the start of the dump: TS_TAPE of volume 1,
+ * then TS_CLRI, then TS_BITS (tape-format.md 6). */
+void
+tape_setup(void)
+{
+	union u_spcl h;
+	enum hdr_kind k;
+
+	msg_verbose("Verify tape and initialize maps\n");
+	open_input();
+	skip_files();
+	k = read_header(&h, true);
+	msg_verbose("Input block size is %ld\n",
+	    ropt.blocksize > 0 ? ropt.blocksize : (long)DEFAULT_READ_BLOCKS);
+	if (k != HDR_OK || h.s_spcl.c_type != TS_TAPE)
+		errx(R_ERROR, "Tape is not a dump tape");
+	curhdr = tapehdr = h;
+	dumpdate = h.s_spcl.c_date;
+	dumpprev = h.s_spcl.c_ddate;
+	if (h.s_spcl.c_volume != 1)
+		errx(R_ERROR, "Tape is not volume 1 of the dump");
+	newinodefmt = (h.s_spcl.c_flags & DR_NEWINODEFMT) != 0;
+	if (h.s_spcl.c_flags & DR_COMPRESSED)
+		setup_compression();
+	if (ropt.verbose || ropt.mode == 't' || ropt.mode == 'C')
+		print_dump_info(&h.s_spcl);
+	tape_next_header();
+	if (curhdr.s_spcl.c_type != TS_CLRI)
+		errx(R_ERROR, "Cannot find file removal list");
+	maxino = (uint32_t)curhdr.s_spcl.c_count * TP_BSIZE * 8 + 1;
+	usedmap = read_map(&usedmap_len);
+	tape_next_header();
+	if (curhdr.s_spcl.c_type == TS_END) {
+		fprintf(stderr, "Cannot find file dump list, assuming empty "
+		    "tape\n");
+		tape_drain();
+		exit(R_OK);
+	}
+	if (curhdr.s_spcl.c_type != TS_BITS)
+		errx(R_ERROR, "Cannot find file dump list");
+	dumpmap = read_map(&dumpmap_len);
+	tape_next_header();
+}
+
+/* The archive description printed for -t, -C and -v (cli.md 2.4). */
+void
+print_dump_info(const struct s_spcl *h)
+{
+	time_t t = (time_t)h->c_date;
+	char host[NAMELEN + 1], dev[NAMELEN + 1], fs[NAMELEN + 1];
+	char label[LBLSIZE + 1];
+
+	printf("Dump   date: %s", ctime(&t));
+	t = (time_t)h->c_ddate;
+	printf("Dumped from: %s", h->c_ddate == 0 ? "the epoch\n" : ctime(&t));
+	if (h->c_host[0] == '\0')
+		return;
+	memcpy(host, h->c_host, NAMELEN);
+	host[NAMELEN] = '\0';
+	memcpy(dev, h->c_dev, NAMELEN);
+	dev[NAMELEN] = '\0';
+	memcpy(fs, h->c_filesys, NAMELEN);
+	fs[NAMELEN] = '\0';
+	memcpy(label, h->c_label, LBLSIZE);
+	label[LBLSIZE] = '\0';
+	printf("Level %d dump of %s on %s:%s\n", h->c_level, fs, host, dev);
+	printf("Label: %s\n", label);
+}
+
+/*
+ * Walk the body of the inode whose TS_INODE header is current: its data
+ * blocks and those of following TS_ADDR headers of the same inode.  data()
+ * gets each present block cut to the bytes left of di_size; hole() gets the
+ * length of each absent one.  Leaves the next header current.  Returns the
+ * bytes of di_size that the archive did not cover (0 when complete).
+ */
+uint64_t
+tape_getfile(void (*data)(const unsigned char *, size_t, void *),
+    void (*hole)(size_t, void *), void *arg)
+{
+	uint32_t ino = curhdr.s_spcl.c_inumber;
+	uint64_t left = curhdr.s_spcl.c_dinode.di_size;
+	bool ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
+
+	if (curhdr.s_spcl.c_flags & DR_METAONLY)
+		left = 0;
+	for (;;) {
+		struct s_spcl *h = &curhdr.s_spcl;
+
+		for (int32_t i = 0; i < h->c_count; i++) {
+			size_t n = left < TP_BSIZE ? (size_t)left : TP_BSIZE;
+			/* EA payloads are read whole whatever c_addr says. */
+			if (h->c_addr[i] != 0 || ea) {
+				const unsigned char *p = next_block();
+
+				if (p == NULL)
+					break;
+				if (n > 0 && data != NULL)
+					data(p, n, arg);
+			} else if (n > 0 && hole != NULL)
+				hole(n, arg);
+			left -= n;
+		}
+		tape_next_header();
+		if (curhdr.s_spcl.c_type != TS_ADDR ||
+		    curhdr.s_spcl.c_inumber != ino)
+			break;
+	}
+	return left;
+}
+
+/* Skip the body of the current inode (and any stray TS_ADDR after it). */
+void
+tape_skipfile(void)
+{
+	(void)tape_getfile(NULL, NULL, NULL);
+}
+
+/*
+ * Move to the next TS_INODE or TS_END, skipping what cannot start a file
+ * here: orphan TS_ADDR bodies, repeated maps, later volume headers.
+ */
+void
+tape_find_inode(void)
+{
+	for (;;) {
+		switch (curhdr.s_spcl.c_type) {
+		case TS_INODE:
+		case TS_END:
+			return;
+		default:
+			skip_present(&curhdr.s_spcl);
+			tape_next_header();
+		}
+	}
+}
+
+/* Read the input to its end: a writer on the other end of a pipe must
+ * never see it closed early (amrecover). */
+void
+tape_drain(void)
+{
+	struct stat st;
+
+	/* A regular file or a device has no writer to upset. */
+	if (in_eof || (fstat(infd, &st) == 0 && (S_ISREG(st.st_mode) ||
+	    S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))))
+		return;
+	while (in_fill(in_end - in_start + 1))
+		in_start = in_end;
+	in_start = in_end;
+}
+
+/* True when the archive ended without its TS_END record. */
+bool
+tape_truncated(void)
+{
+	return !seen_end;
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# scripts/install-deps.sh - install what building and testing need on a
+# fresh Debian 12 machine (run as root). Idempotent.
+#   build: compiler, autoconf, pkg-config and the libraries configure looks
+#          for (libext2fs/com_err, blkid, zlib, bzip2, lzo2, readline)
+#   tests: e2fsprogs (mke2fs, debugfs), util-linux (losetup, mount,
+#          setpriv), python3, attr/acl (xattr checks), openssh for rmt
+#          tests, dpkg-dev for `apt-get download` of the dump 0.4b47 oracle
+set -e
+if test "$(id -u)" != 0
+then
+	echo "install-deps.sh: run as root" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends \
+	build-essential autoconf pkg-config \
+	libext2fs-dev comerr-dev libblkid-dev zlib1g-dev libbz2-dev \
+	liblzo2-dev libreadline-dev \
+	e2fsprogs util-linux mount python3 attr acl \
+	openssh-server openssh-client \
+	ca-certificates

@@ -1,0 +1,33 @@
+#!/bin/sh
+# tests/helpers/fetch-oracle.sh - fetch Debian's dump 0.4b47 package and
+# unpack it (never install it) into tests/oracle/, so the tests can run the
+# reference dump, restore and rmt-dump as a black-box oracle.
+# Idempotent: does nothing when tests/oracle/sbin/dump already exists.
+set -e
+here=$(cd "$(dirname "$0")/.." && pwd)
+dest=$here/oracle
+if test -x "$dest/sbin/dump" && test -x "$dest/sbin/restore"
+then
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fetch-oracle.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+if ! apt-get download dump >/dev/null 2>&1
+then
+	# The package lists may be missing or stale on a fresh machine.
+	apt-get update >/dev/null 2>&1 || true
+	apt-get download dump
+fi
+deb=$(ls dump_*.deb 2>/dev/null | head -n 1)
+if test -z "$deb"
+then
+	echo "fetch-oracle: apt-get download dump gave no package" >&2
+	exit 1
+fi
+rm -rf "$dest.new"
+dpkg -x "$deb" "$dest.new"
+rm -rf "$dest"
+mv "$dest.new" "$dest"
+echo "fetch-oracle: unpacked $deb into $dest"
+"$dest/sbin/dump" 2>&1 | head -n 1 || true

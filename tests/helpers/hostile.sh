@@ -1,0 +1,167 @@
+# tests/helpers/hostile.sh - shared setup of the t9 hostile-input tests.
+# Sourced by tests/t9*.sh after lib.sh.  Needs ROOT, LOOP, ORACLE and the
+# tapetool helper (helpers/tapetool, built by tests/Makefile or by
+# `make -C tests -f helpers/tapetool.mk`).
+#
+# hostile_base builds, in the trash directory, a small ext4 image from a
+# tree made for escape attempts and dumps it with dump 0.4b47 into
+# base.dump.  Every symbolic link of that tree points into box/, a
+# sandbox next to the restore target:
+#   box/target       restore runs here (empty before each run)
+#   box/sentinel/    must never change: victim (a file), keep/x
+#   box/outside_new  must never appear
+# Tree (mke2fs -d creates it in alphabetical order, depth first, so the
+# inode numbers grow in that order too):
+#   aaa -> $BOX/sentinel      afile, hardlink (one inode)   big (104 KiB)
+#   fifo   lnkfile -> $BOX/sentinel/victim   lnknew -> $BOX/outside_new
+#   mfile ("ATTACK")   sub/deep/f  sub/payload   up -> ../sentinel
+#   zdir/outside_new  zdir/victim ("ATTACK")   zzz (the last file)
+#
+# hostile_run MODE ARCHIVE runs $RESTORE (or $HOSTILE_RESTORE) in MODE r, x or t
+# (rp, xp, tp: archive on a pipe) inside a fresh
+# box/target, under `timeout`, with stdin from /dev/null; it leaves the
+# exit status in hostile_rc and stderr in hostile.err, and fails when the
+# run timed out, died by a signal, or changed anything outside the target.
+
+TAPETOOL=$HELPERS/tapetool
+HOSTILE_TIMEOUT=${HOSTILE_TIMEOUT:-60}
+# Build tapetool when the suite's Makefile has not: under a private name
+# first, so scripts started in parallel never run a half-written binary.
+if ! test -x "$TAPETOOL" && test -f "$TOP/Make.rules"
+then
+	make -s -C "$TEST_DIR" -f helpers/tapetool.mk \
+		TAPETOOL="helpers/tapetool.tmp$$" "helpers/tapetool.tmp$$" \
+		>/dev/null 2>&1 &&
+	mv -f "$HELPERS/tapetool.tmp$$" "$TAPETOOL"
+	rm -f "$HELPERS/tapetool.tmp$$"
+fi
+test -x "$TAPETOOL" && test_set_prereq TAPETOOL
+
+# First header block of TYPE for inode INO (not an EA record).
+hostile_hdr() {
+	"$TAPETOOL" list "${3:-base.dump}" |
+	awk -v t="$1" -v i="$2" '$2 == t && $3 == i && $9 != "EA" { print $1; exit }'
+}
+
+# Inode number of directory entry NAME (first match).
+hostile_ino() {
+	"$TAPETOOL" ents "${2:-base.dump}" |
+	awk -v n="$1" '$7 == n { print $4; exit }'
+}
+
+hostile_base() {
+	BOX=$(pwd)/box &&
+	rm -rf src box &&
+	mkdir -p src/sub/deep src/zdir &&
+	hostile_reset_box &&
+	ln -s "$BOX/sentinel" src/aaa &&
+	echo hello >src/afile &&
+	ln src/afile src/hardlink &&
+	seq 1 20000 >src/big &&
+	mkfifo src/fifo &&
+	ln -s "$BOX/sentinel/victim" src/lnkfile &&
+	ln -s "$BOX/outside_new" src/lnknew &&
+	echo ATTACK >src/mfile &&
+	echo deep >src/sub/deep/f &&
+	echo pay >src/sub/payload &&
+	ln -s ../sentinel src/up &&
+	echo ATTACK >src/zdir/outside_new &&
+	echo ATTACK >src/zdir/victim &&
+	echo "last file" >src/zzz &&
+	mke2fs -q -F -t ext4 -b 1024 -O ^metadata_csum -d src base.img 8M &&
+	hostile_dev=$(image_attach base.img) &&
+	"$ORACLE_DUMP" -0 -f base.dump "$hostile_dev" 2>dump.err &&
+	hostile_snapshot >box.before
+}
+
+# A fresh sandbox: each run starts from the same sentinel.
+hostile_reset_box() {
+	rm -rf "$BOX" &&
+	mkdir -p "$BOX/sentinel/keep" "$BOX/target" &&
+	echo original >"$BOX/sentinel/victim" &&
+	echo x >"$BOX/sentinel/keep/x"
+}
+
+# Everything in the box but the target: names, types, contents.
+hostile_snapshot() {
+	(cd "$BOX" && find . -path ./target -prune -o -print | sort |
+	while read -r p
+	do
+		if test -L "$p"
+		then
+			echo "$p L $(readlink "$p")"
+		elif test -f "$p"
+		then
+			echo "$p F $(stat -c %a "$p") $(cksum <"$p")"
+		else
+			echo "$p $(stat -c '%F %a' "$p")"
+		fi
+	done)
+}
+
+# hostile_run MODE ARCHIVE [extra restore args...]
+hostile_run() {
+	hostile_mode=$1 hostile_ar=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+	shift 2
+	hostile_reset_box || return 1
+	# restore's temporary files go to a fresh directory of ours: a crashed
+	# run must not leave files that make the next one fail.
+	hostile_tmp=$(pwd)/tmp.restore
+	rm -rf "$hostile_tmp" && mkdir "$hostile_tmp" || return 1
+	case $hostile_mode in
+	r*) set -- -r -y -T "$hostile_tmp" "$@" ;;
+	x*) set -- -x -a -o -y -T "$hostile_tmp" "$@" ;;
+	t*) set -- -t -T "$hostile_tmp" "$@" ;;
+	*) echo "hostile_run: bad mode $hostile_mode" >&2; return 1 ;;
+	esac
+	# No controlling terminal (setsid): a question restore wants to ask
+	# on /dev/tty must not wait for a person.  Mode letters followed by
+	# "p" feed the archive through a pipe (-f -).
+	case $hostile_mode in
+	?p) hostile_in=$hostile_ar; set -- "$@" -f - ;;
+	*) hostile_in=/dev/null; set -- "$@" -f "$hostile_ar" ;;
+	esac
+	(cd "$BOX/target" &&
+	 exec setsid -w timeout -s KILL "$HOSTILE_TIMEOUT" \
+		"${HOSTILE_RESTORE:-$RESTORE}" "$@" <"$hostile_in") \
+		>hostile.out 2>hostile.err
+	hostile_rc=$?
+	cat hostile.err >&2
+	if test $hostile_rc = 137 || test $hostile_rc = 124
+	then
+		echo "hostile_run: restore timed out or was killed" >&2
+		return 1
+	fi
+	if test $hostile_rc -ge 128
+	then
+		echo "hostile_run: restore died by signal $((hostile_rc - 128))" >&2
+		return 1
+	fi
+	if grep -E 'AddressSanitizer|runtime error:|LeakSanitizer' \
+		hostile.err >/dev/null
+	then
+		echo "hostile_run: sanitizer report" >&2
+		return 1
+	fi
+	hostile_snapshot >box.after
+	test_cmp box.before box.after || return 1
+	if test -e "$BOX/outside_new" || test -L "$BOX/outside_new"
+	then
+		echo "hostile_run: $BOX/outside_new appeared" >&2
+		return 1
+	fi
+	return 0
+}
+
+# hostile_stderr_matches ERE: restore's stderr of the last run names it.
+hostile_stderr_matches() {
+	grep -E -i -e "$1" hostile.err >/dev/null || {
+		echo "stderr does not match /$1/" >&2
+		return 1
+	}
+}
+
+# The last run restored FILE of the source tree with its content.
+hostile_restored() {
+	cmp "src/$1" "$BOX/target/$1"
+}

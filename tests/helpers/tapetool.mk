@@ -1,0 +1,27 @@
+# tests/helpers/tapetool.mk - builds helpers/tapetool, the archive
+# inspector/byte-swapper/damager used by the t1 and t9 tests.
+#   helpers/tapetool.c  list, swap and edit dump archives
+# Included by tests/Makefile (after its default target), or run alone from
+# tests/:  make -C tests -f helpers/tapetool.mk
+ifeq ($(origin LIBCOMMON),undefined)
+TAPETOOL_STANDALONE = 1
+top_srcdir   ?= ..
+top_builddir ?= ..
+include $(top_builddir)/Make.rules
+.DEFAULT_GOAL := tapetool
+$(LIBCOMMON):
+	$(MAKE) -C $(top_builddir)/common
+endif
+
+TAPETOOL = helpers/tapetool
+
+tapetool: $(TAPETOOL)
+
+$(TAPETOOL): helpers/tapetool.c $(LIBCOMMON) $(COMMON_HEADERS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ helpers/tapetool.c \
+	    $(LIBCOMMON) $(LIBS)
+
+clean-tapetool:
+	rm -f $(TAPETOOL)
+
+.PHONY: tapetool clean-tapetool

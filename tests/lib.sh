@@ -1,0 +1,370 @@
+# tests/lib.sh - the shared library every tests/tNNNN-*.sh sources.
+#
+# POSIX sh (runs under dash and bash). A script sets test_description,
+# sources this file, runs checks with test_expect_success & co. and ends
+# with test_done. Output is TAP: "ok N - title", "not ok N - title",
+# "ok N # skip ..." and a closing "1..N". Each script runs in its own trash
+# directory tests/trash.<script>/ (removed on success, kept on failure or
+# with -d). Loop devices and mounts made through image_attach/image_mount
+# are undone on exit, also after a failure or an interrupt.
+#
+# Options: -v (show the commands' output), -i (stop at the first failure),
+# -d (keep the trash directory), -x (trace the bodies with set -x).
+
+# ---- environment: make every run alike ---------------------------------
+LC_ALL=C LANG=C TZ=UTC
+export LC_ALL LANG TZ
+# RMT names the rmt under test (below); the other variables would change
+# what dump and restore do.
+lib_rmt=${RMT:-}
+unset LANGUAGE LC_CTYPE LC_MESSAGES CDPATH GREP_OPTIONS TAPE RSH RMT
+umask 022
+
+test_verbose= test_immediate= test_debug= test_trace=
+for test_arg
+do
+	case "$test_arg" in
+	-v|--verbose) test_verbose=t ;;
+	-i|--immediate) test_immediate=t ;;
+	-d|--debug) test_debug=t ;;
+	-x) test_trace=t ;;
+	*) echo "lib.sh: unknown option $test_arg" >&2; exit 1 ;;
+	esac
+done
+
+if test -z "${test_description:-}"
+then
+	echo "lib.sh: the script must set test_description first" >&2
+	exit 1
+fi
+
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+TOP=${TOP:-$(cd "$TEST_DIR/.." && pwd)}
+HELPERS=$TOP/tests/helpers
+TEST_NAME=$(basename "$0" .sh)
+# The binaries under test; overridable so the tests can be proven against
+# dump 0.4b47 itself (DUMP=$ORACLE_DUMP sh tests/t2000-...).
+DUMP=${DUMP:-$TOP/dump/dump}
+RESTORE=${RESTORE:-$TOP/restore/restore}
+RMT=${lib_rmt:-$TOP/rmt/rmt}
+ORACLE_DUMP=$TOP/tests/oracle/sbin/dump
+ORACLE_RESTORE=$TOP/tests/oracle/sbin/restore
+ORACLE_RMT=$TOP/tests/oracle/usr/sbin/rmt-dump
+PYTHON=${PYTHON:-python3}
+export TOP HELPERS DUMP RESTORE RMT ORACLE_DUMP ORACLE_RESTORE ORACLE_RMT PYTHON
+
+TRASH_DIRECTORY=$TEST_DIR/trash.$TEST_NAME
+# Cleanup state lives outside the trash so a body may empty its cwd.
+LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
+: >"$LIB_STATE/mounts"
+: >"$LIB_STATE/loops"
+
+test_count=0 test_fail=0 test_success=0 test_skip=0 test_known=0
+test_cleanup_cmds=
+
+# ---- output --------------------------------------------------------------
+if test -n "$test_verbose"
+then
+	exec 4>&2 3>&1
+else
+	exec 4>/dev/null 3>/dev/null
+fi
+
+say() { printf '%s\n' "$*"; }
+
+# ---- cleanup of loops and mounts ----------------------------------------
+lib_undo_images() {
+	# Newest first: a mount sits on a loop device attached just before it.
+	if test -s "$LIB_STATE/mounts"
+	then
+		sort -rn "$LIB_STATE/mounts" | while read -r n dir
+		do
+			umount "$dir" 2>/dev/null ||
+			{ sleep 1; umount "$dir" 2>/dev/null; } ||
+			umount -l "$dir" 2>/dev/null
+		done
+	fi
+	: >"$LIB_STATE/mounts"
+	if test -s "$LIB_STATE/loops"
+	then
+		sort -rn "$LIB_STATE/loops" | while read -r n dev
+		do
+			losetup -d "$dev" 2>/dev/null
+		done
+	fi
+	: >"$LIB_STATE/loops"
+}
+
+lib_exit() {
+	lib_rc=$?
+	trap - EXIT INT TERM HUP
+	cd "$TEST_DIR" 2>/dev/null
+	lib_undo_images
+	rm -rf "$LIB_STATE"
+	exit $lib_rc
+}
+trap lib_exit EXIT
+trap 'echo "interrupted" >&2; exit 130' INT TERM HUP PIPE
+
+# ---- prerequisites -------------------------------------------------------
+test_set_prereq() {
+	lib_prereqs="$lib_prereqs,$1,"
+}
+lib_prereqs=,
+
+test_have_prereq() {
+	lib_missing=
+	lib_saved_ifs=$IFS
+	IFS=,
+	for lib_p in $1
+	do
+		case "$lib_p" in
+		!*)
+			# "!NAME": NAME must not be set.
+			case "$lib_prereqs" in
+			*",${lib_p#!},"*) lib_missing="${lib_missing:+$lib_missing,}$lib_p" ;;
+			esac ;;
+		*)
+			case "$lib_prereqs" in
+			*",$lib_p,"*) ;;
+			*) lib_missing="${lib_missing:+$lib_missing,}$lib_p" ;;
+			esac ;;
+		esac
+	done
+	IFS=$lib_saved_ifs
+	test -z "$lib_missing"
+}
+
+test "$(id -u)" = 0 && test_set_prereq ROOT
+if test "$(id -u)" = 0 && losetup -f >/dev/null 2>&1
+then
+	test_set_prereq LOOP
+fi
+test -x "$ORACLE_DUMP" && test -x "$ORACLE_RESTORE" && test_set_prereq ORACLE
+test -x "$DUMP" && test_set_prereq OURDUMP
+test -x "$RESTORE" && test_set_prereq OURRESTORE
+test -x "$RMT" && test_set_prereq OURRMT
+# The tests of our dump can be proven against dump 0.4b47 itself; checks
+# of a 0.4b47 defect then use !DUMP_IS_ORACLE / DUMP_IS_ORACLE pairs.
+test -x "$DUMP" && test "$DUMP" -ef "$ORACLE_DUMP" && test_set_prereq DUMP_IS_ORACLE
+test -x "$RESTORE" && test "$RESTORE" -ef "$ORACLE_RESTORE" && test_set_prereq RESTORE_IS_ORACLE
+command -v "$PYTHON" >/dev/null 2>&1 && test_set_prereq PYTHON
+command -v setfattr >/dev/null 2>&1 && test_set_prereq ATTR
+
+# ---- running checks ------------------------------------------------------
+test_when_finished() {
+	test_cleanup_cmds="$*
+$test_cleanup_cmds"
+}
+
+# Runs BODY in this shell (so setup checks can set variables for later
+# ones), its output hidden unless -v; then the registered cleanups.
+lib_run() {
+	test_cleanup_cmds=
+	cd "$TRASH_DIRECTORY" || exit 1
+	if test -n "$test_trace"
+	then
+		eval "set -x
+$1" >&3 2>&4
+		lib_body_rc=$?
+		set +x
+	else
+		eval "$1" >&3 2>&4
+		lib_body_rc=$?
+	fi
+	if test -n "$test_cleanup_cmds"
+	then
+		eval "$test_cleanup_cmds" >&3 2>&4 || lib_body_rc=1
+	fi
+	cd "$TRASH_DIRECTORY" || exit 1
+	return $lib_body_rc
+}
+
+lib_args() {
+	# Sets lib_req, lib_title, lib_body from [PREREQS] TITLE BODY.
+	if test $# = 3
+	then
+		lib_req=$1 lib_title=$2 lib_body=$3
+	elif test $# = 2
+	then
+		lib_req= lib_title=$1 lib_body=$2
+	else
+		echo "lib.sh: bug in the test script: need [PREREQS] TITLE BODY" >&2
+		exit 1
+	fi
+}
+
+lib_skip_missing() {
+	if test -n "$lib_req" && ! test_have_prereq "$lib_req"
+	then
+		test_skip=$((test_skip + 1))
+		say "ok $test_count # skip $lib_title (missing $lib_missing)"
+		return 0
+	fi
+	return 1
+}
+
+lib_failed() {
+	test_fail=$((test_fail + 1))
+	say "not ok $test_count - $1"
+	if test -n "$test_immediate"
+	then
+		test_debug=t
+		say "# stopping at the first failure (-i); trash kept"
+		test_done
+	fi
+}
+
+test_expect_success() {
+	lib_args "$@"
+	test_count=$((test_count + 1))
+	lib_skip_missing && return 0
+	if lib_run "$lib_body"
+	then
+		test_success=$((test_success + 1))
+		say "ok $test_count - $lib_title"
+	else
+		lib_failed "$lib_title"
+	fi
+}
+
+# A known breakage of ours: reported and counted as a failure either way
+# (so it is never hidden), with a note when it no longer breaks.
+test_expect_failure() {
+	lib_args "$@"
+	test_count=$((test_count + 1))
+	lib_skip_missing && return 0
+	if lib_run "$lib_body"
+	then
+		test_success=$((test_success + 1))
+		say "ok $test_count - $lib_title # TODO known breakage vanished"
+	else
+		test_known=$((test_known + 1))
+		lib_failed "$lib_title # TODO known breakage"
+	fi
+}
+
+# BODY checks that the defect of dump 0.4b47 shows (and nothing else goes
+# wrong); then the check is a skip, never a pass. If BODY fails, something
+# unexpected happened: a failure.
+test_known_upstream_defect() {
+	lib_args "$@"
+	test_count=$((test_count + 1))
+	lib_skip_missing && return 0
+	if lib_run "$lib_body"
+	then
+		test_skip=$((test_skip + 1))
+		say "ok $test_count # skip known upstream defect: $lib_title"
+	else
+		lib_failed "$lib_title (expected upstream defect did not show as described)"
+	fi
+}
+
+test_must_fail() {
+	"$@"
+	lib_rc=$?
+	if test $lib_rc = 0
+	then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif test $lib_rc -gt 128 && test $lib_rc -le 192
+	then
+		echo "test_must_fail: died by signal $((lib_rc - 128)): $*" >&2
+		return 1
+	elif test $lib_rc = 127 || test $lib_rc = 126
+	then
+		echo "test_must_fail: command not found or not runnable: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+test_done() {
+	say "1..$test_count"
+	if test "$test_fail" = 0
+	then
+		say "# passed all $test_success test(s), $test_skip skipped"
+		cd "$TEST_DIR" || exit 1
+		lib_undo_images
+		test -n "$test_debug" || rm -rf "$TRASH_DIRECTORY"
+		exit 0
+	fi
+	say "# failed $test_fail among $test_count test(s)${test_known:+ ($test_known known breakage)}; trash kept in $TRASH_DIRECTORY"
+	exit 1
+}
+
+# ---- images, loops, mounts, manifests -----------------------------------
+# image_attach IMG: attach IMG read-write to a free loop device, print it.
+image_attach() {
+	lib_dev=$(losetup -f --show "$1") || return 1
+	echo "$(wc -l <"$LIB_STATE/loops") $lib_dev" >>"$LIB_STATE/loops"
+	echo "$lib_dev"
+}
+
+# image_mount IMG DIR [MOUNT-OPTIONS]: mount an image (through a loop
+# device of ours) or a block device on DIR.
+image_mount() {
+	mkdir -p "$2" || return 1
+	if test -b "$1"
+	then
+		lib_src=$1
+	else
+		lib_src=$(image_attach "$1") || return 1
+	fi
+	mount ${3:+-o "$3"} "$lib_src" "$2" || return 1
+	echo "$(wc -l <"$LIB_STATE/mounts") $(cd "$2" && pwd)" >>"$LIB_STATE/mounts"
+}
+
+# image_umount DIR: undo one image_mount early (the loop stays attached
+# until the end of the script; detach it with image_detach if needed).
+image_umount() {
+	lib_dir=$(cd "$1" && pwd) || return 1
+	umount "$lib_dir" || return 1
+	grep -v " $lib_dir\$" "$LIB_STATE/mounts" >"$LIB_STATE/mounts.new"
+	mv "$LIB_STATE/mounts.new" "$LIB_STATE/mounts"
+}
+
+image_detach() {
+	losetup -d "$1" || return 1
+	grep -v " $1\$" "$LIB_STATE/loops" >"$LIB_STATE/loops.new"
+	mv "$LIB_STATE/loops.new" "$LIB_STATE/loops"
+}
+
+# manifest DIR [OPTIONS]: sorted listing of the tree (helpers/manifest.py).
+manifest() {
+	"$PYTHON" "$HELPERS/manifest.py" "$@"
+}
+
+# make_image KIND IMG [small]: a populated file system image (mkimage.sh).
+make_image() {
+	LIB_STATE=$LIB_STATE sh "$HELPERS/mkimage.sh" "$@"
+}
+
+# Cleanup of a previous run (one killed hard may have left its mounts and
+# loop devices; they are ours: below our trash directory), then into a
+# fresh trash directory.
+if test -d "$TRASH_DIRECTORY"
+then
+	awk -v t="$TRASH_DIRECTORY/" 'index($2, t) == 1 { print $2 }' /proc/mounts |
+		sort -r | while read -r lib_dir
+		do
+			umount "$lib_dir" 2>/dev/null || umount -l "$lib_dir" 2>/dev/null
+		done
+	losetup -a 2>/dev/null | sed -n "s|^\(/dev/loop[0-9]*\): .*(\($TRASH_DIRECTORY/.*\))\$|\1|p" |
+		while read -r lib_dev
+		do
+			losetup -d "$lib_dev" 2>/dev/null
+		done
+	if awk -v t="$TRASH_DIRECTORY/" 'index($2, t) == 1 { f = 1 } END { exit !f }' /proc/mounts
+	then
+		echo "lib.sh: $TRASH_DIRECTORY still has mounts; not removing it" >&2
+		exit 1
+	fi
+fi
+rm -rf "$TRASH_DIRECTORY"
+mkdir -p "$TRASH_DIRECTORY" || exit 1
+cd "$TRASH_DIRECTORY" || exit 1

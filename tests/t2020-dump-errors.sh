@@ -1,0 +1,104 @@
+#!/bin/sh
+test_description='dump: bad input gets a clear message, a non-zero exit and never "DUMP IS DONE"
+
+Runs detached from any terminal (setsid), so a question to the operator
+cannot hang the test: it must end in an abort.'
+. "$(dirname "$0")/lib.sh"
+
+# run_dump NAME ARGS...: run our dump without a terminal, stderr to
+# NAME.err, exit status to NAME.rc; never fails itself.
+run_dump() {
+	rd_name=$1
+	shift
+	setsid -w timeout 120 "$DUMP" "$@" </dev/null >"$rd_name.out" 2>"$rd_name.err"
+	echo $? >"$rd_name.rc"
+}
+
+# failed_cleanly NAME: non-zero, not a signal/timeout, a message, no
+# "DUMP IS DONE".
+failed_cleanly() {
+	rc=$(cat "$1.rc") &&
+	test "$rc" != 0 && test "$rc" -lt 124 &&
+	test -s "$1.err" &&
+	! grep "DUMP IS DONE" "$1.err"
+}
+
+test_expect_success ROOT,LOOP 'setup: a small image' '
+	make_image ext4 fs.img small &&
+	dev=$(image_attach fs.img)
+'
+
+test_expect_success OURDUMP 'no such device' '
+	run_dump nodev -0 -f out.dump -D dd /dev/no-such-device-here &&
+	failed_cleanly nodev && test "$(cat nodev.rc)" = 1
+'
+
+test_expect_success OURDUMP,!DUMP_IS_ORACLE 'no such device: the message names it' '
+	grep "no-such-device-here" nodev.err
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'not an ext2/3/4 file system' '
+	truncate -s 8M zero.img &&
+	zdev=$(image_attach zero.img) &&
+	run_dump notfs -0 -f out.dump -D dd "$zdev" &&
+	failed_cleanly notfs && test "$(cat notfs.rc)" = 1 &&
+	grep -i "bad magic\|not an ext\|superblock\|super-block" notfs.err
+'
+
+test_expect_success OURDUMP,!DUMP_IS_ORACLE 'not an ext2/3/4 file system: a plain file' '
+	head -c 1048576 /dev/zero >zero.bin &&
+	run_dump notfs2 -0 -f out.dump -D dd "$PWD/zero.bin" &&
+	failed_cleanly notfs2
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'unwritable output: -f /proc/nope' '
+	run_dump unwr -0 -f /proc/nope -D dd "$dev" &&
+	failed_cleanly unwr &&
+	grep "/proc/nope" unwr.err
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'unwritable output: a directory that does not exist' '
+	run_dump unwr2 -0 -f "$PWD/no/such/dir/out.dump" -D dd "$dev" &&
+	failed_cleanly unwr2 &&
+	grep "no/such/dir/out.dump" unwr2.err
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'output disk full' '
+	truncate -s 512K tiny.img && mke2fs -q -F -t ext2 -m 0 tiny.img &&
+	image_mount tiny.img tiny &&
+	run_dump full -0 -f tiny/out.dump -D dd "$dev" &&
+	failed_cleanly full &&
+	grep -i "space\|write error\|end of tape\|End of tape" full.err
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'output disk full with -f - into a full file' '
+	run_dump fullpipe -0 -f /dev/full -D dd "$dev" &&
+	failed_cleanly fullpipe
+'
+
+test_expect_success OURDUMP 'bad option' '
+	run_dump badopt -0 -Z -f out.dump -D dd /dev/null &&
+	failed_cleanly badopt && test "$(cat badopt.rc)" = 1 &&
+	grep -i "invalid option\|unknown option\|usage" badopt.err
+'
+
+test_expect_success OURDUMP '-b 2000 is refused' '
+	run_dump b2000 -0 -b 2000 -f out.dump -D dd /dev/null &&
+	failed_cleanly b2000 && test "$(cat b2000.rc)" = 1 &&
+	grep "^  DUMP: Please choose a blocksize <= 1024kB$" b2000.err
+'
+
+test_expect_success OURDUMP '-b 0 and -b x are refused' '
+	run_dump b0 -0 -b 0 -f out.dump -D dd /dev/null &&
+	failed_cleanly b0 && test "$(cat b0.rc)" = 1 &&
+	run_dump bx -0 -b x -f out.dump -D dd /dev/null &&
+	failed_cleanly bx && test "$(cat bx.rc)" = 1
+'
+
+test_expect_success OURDUMP 'no arguments: usage, exit 1' '
+	run_dump noargs &&
+	failed_cleanly noargs && test "$(cat noargs.rc)" = 1 &&
+	grep -i "usage" noargs.err
+'
+
+test_done

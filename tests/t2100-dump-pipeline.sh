@@ -1,0 +1,96 @@
+#!/bin/sh
+test_description='dump output pipeline: record stream, write sizes, output errors
+
+The writer writes whole records back to back in 1 MiB chunks (the largest
+multiple of the record size <= 1 MiB) to files and pipes; -f - gives the same
+stream as a file; end of media, a vanished reader and an unwritable output
+each end the dump with one clear message and exit 3 (1 for the open), never
+"DUMP IS DONE".'
+. "$(dirname "$0")/lib.sh"
+
+command -v strace >/dev/null 2>&1 && test_set_prereq STRACE
+command -v mke2fs >/dev/null 2>&1 && test_set_prereq MKE2FS
+
+# The largest multiple of the record size (b KiB) that is <= 1 MiB.
+chunk() {
+	echo $(( (1048576 / ($1 * 1024)) * $1 * 1024 ))
+}
+
+test_expect_success OURDUMP,MKE2FS 'setup: an ext4 image with ~12 MiB of data' '
+	mkdir tree tree/d &&
+	for i in 1 2 3 4 5 6; do
+		head -c $((i * 500000)) /dev/urandom >tree/f$i || return 1
+	done &&
+	head -c 1 /dev/urandom >tree/d/one &&
+	mke2fs -q -t ext4 -d tree img 32M
+'
+
+for b in 1 10 64 1024
+do
+	test_expect_success OURDUMP,MKE2FS "-b $b: file holds whole records, size = blocks reported" "
+		\"\$DUMP\" -0 -b $b -f out.$b img 2>err.$b &&
+		grep 'DUMP IS DONE' err.$b &&
+		size=\$(stat -c %s out.$b) &&
+		test \$((size % ($b * 1024))) -eq 0 &&
+		blocks=\$(sed -n 's/^  DUMP: Volume 1 \\([0-9]*\\) blocks.*/\\1/p' err.$b) &&
+		test \$((blocks * 1024)) -eq \$size
+	"
+
+	test_expect_success OURDUMP,MKE2FS,STRACE "-b $b: every write but the last is one full chunk" "
+		strace -ff -qq -e trace=write,writev -o trace.$b \"\$DUMP\" -0 -b $b -f out.$b img 2>/dev/null &&
+		fd_sizes=\$(cat trace.$b.* | grep -v '^write(2,' |
+			sed -n 's/^writev\\{0,1\\}(.*= \\([0-9]*\\)\$/\\1/p') &&
+		total=0 && n=0 && last= &&
+		for s in \$fd_sizes; do
+			if test -n \"\$last\"; then test \$last -eq $(chunk $b) || return 1; fi
+			last=\$s; total=\$((total + s)); n=\$((n + 1))
+		done &&
+		test \$n -gt 0 &&
+		test \$total -eq \$(stat -c %s out.$b)
+	"
+done
+
+test_expect_success OURDUMP,MKE2FS '-f - to a pipe: same size as to a file, valid start' '
+	"$DUMP" -0 -f - img 2>err.pipe | cat >out.pipe &&
+	grep "DUMP IS DONE" err.pipe &&
+	! grep "Closing" err.pipe &&
+	test $(stat -c %s out.pipe) -eq $(stat -c %s out.10)
+'
+
+test_expect_success OURDUMP,MKE2FS,ORACLE '-f - stream is read by restore 0.4b47' '
+	"$ORACLE_RESTORE" -t -f out.pipe >list 2>/dev/null &&
+	grep "/f6\$" list && grep "/d/one\$" list
+'
+
+test_expect_success OURDUMP,MKE2FS 'output disk full (/dev/full): End of tape, exit 3' '
+	test_expect_code_3() { "$@"; test $? -eq 3; } &&
+	test_expect_code_3 "$DUMP" -0 -f /dev/full img 2>err.full &&
+	grep "End of tape detected" err.full &&
+	grep "write error" err.full &&
+	! grep "DUMP IS DONE" err.full
+'
+
+test_expect_success OURDUMP,MKE2FS 'reader goes away: Broken pipe, exit 3' '
+	{ "$DUMP" -0 -f - img 2>err.epipe; echo $? >rc.epipe; } | head -c 1000 >/dev/null &&
+	test $(cat rc.epipe) -eq 3 &&
+	grep "Broken pipe" err.epipe &&
+	! grep "DUMP IS DONE" err.epipe
+'
+
+test_expect_success OURDUMP,MKE2FS 'unwritable output: Cannot open output, non-zero exit' '
+	test_must_fail "$DUMP" -0 -f nodir/out img 2>err.open &&
+	grep "Cannot open output \"nodir/out\": No such file or directory" err.open &&
+	! grep "DUMP IS DONE" err.open
+'
+
+test_expect_success OURDUMP,MKE2FS,ROOT 'regular file on a full file system: End of tape, exit 3' '
+	mkdir small &&
+	mount -t tmpfs -o size=2m tmpfs small &&
+	test_when_finished "umount small" &&
+	test_expect_code_3() { "$@"; test $? -eq 3; } &&
+	test_expect_code_3 "$DUMP" -0 -f small/out img 2>err.enospc &&
+	grep "End of tape detected" err.enospc &&
+	grep "write error [0-9]* blocks into volume 1: No space left on device" err.enospc
+'
+
+test_done

@@ -1,0 +1,111 @@
+#!/bin/sh
+test_description='dump, restore and GNU tar through ssh to our rmt
+
+A real sshd, started by this script on a free loopback port with
+throwaway host and user keys (package openssh-server), serves the
+connections; RSH points at an ssh wrapper that uses those keys, RMT at our
+rmt.  dump 0.4b47 writes a level-0 archive as root@localhost:<path> (a
+path longer than the 63 bytes rmt 0.4b47 could take), restore 0.4b47 lists
+and restores it through the same link, and GNU tar writes and reads an
+archive there, byte for byte the one it writes locally.  Skipped where
+sshd is not installed.'
+. "$(dirname "$0")/lib.sh"
+
+SSHD=/usr/sbin/sshd
+test -x "$SSHD" && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null &&
+	test_set_prereq SSHD
+command -v tar >/dev/null && tar --version 2>/dev/null | grep -q "GNU tar" &&
+	test_set_prereq GNUTAR
+# sshd lives at most this long, should the script die before its cleanup
+# (timeout passes the cleanup's TERM on to sshd).
+SSHD_LIFETIME=600
+
+# A free TCP port on the loopback interface.
+free_port() {
+	"$PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+test_expect_success ROOT,SSHD,PYTHON 'setup: sshd on a loopback port, keys, ssh wrapper' '
+	ssh-keygen -q -t ed25519 -N "" -f hostkey &&
+	ssh-keygen -q -t ed25519 -N "" -f userkey &&
+	cp userkey.pub authorized_keys &&
+	port=$(free_port) && echo "$port" >port &&
+	cat >sshd_config <<-EOF &&
+	ListenAddress 127.0.0.1
+	Port $port
+	HostKey $PWD/hostkey
+	AuthorizedKeysFile $PWD/authorized_keys
+	PidFile none
+	PermitRootLogin prohibit-password
+	PubkeyAuthentication yes
+	PasswordAuthentication no
+	KbdInteractiveAuthentication no
+	UsePAM no
+	StrictModes no
+	LogLevel ERROR
+	EOF
+	mkdir -p /run/sshd || return 1
+	timeout $SSHD_LIFETIME "$SSHD" -D -e -f "$PWD/sshd_config" 2>sshd.log &
+	echo $! >sshd.runner &&
+	cat >ssh-rsh <<-EOF &&
+	#!/bin/sh
+	exec ssh -F /dev/null -i "$PWD/userkey" -p $port -o BatchMode=yes \\
+		-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \\
+		-o LogLevel=ERROR "\$@"
+	EOF
+	chmod +x ssh-rsh &&
+	i=0 && until ./ssh-rsh localhost -l root echo ok >ok 2>ssh.err
+	do
+		i=$((i + 1)) && test $i -lt 50 && sleep 0.2 || return 1
+	done &&
+	echo ok >expect && test_cmp expect ok
+'
+test "$(cat "$TRASH_DIRECTORY/ok" 2>/dev/null)" = ok && test_set_prereq SSHLINK
+# A remote directory whose path is longer than rmt 0.4b47's 63-byte lines.
+LONGDIR=$TRASH_DIRECTORY/a-directory-whose-name-makes-the-path-longer-than-63-bytes
+
+test_expect_success SSHLINK,LOOP,ORACLE,OURRMT 'dump 0.4b47 through ssh to our rmt' '
+	make_image ext4 fs.img small &&
+	image_attach fs.img >loopdev &&
+	mkdir "$LONGDIR" &&
+	RSH=$PWD/ssh-rsh RMT=$RMT "$ORACLE_DUMP" -0 -f "root@localhost:$LONGDIR/s.dump" \
+		"$(cat loopdev)" >dump.out 2>&1 &&
+	grep "Connection to localhost established" dump.out &&
+	grep "DUMP IS DONE" dump.out &&
+	test -s "$LONGDIR/s.dump" && cp "$LONGDIR/s.dump" s.dump
+'
+
+test_expect_success SSHLINK,LOOP,ORACLE,OURRMT,PYTHON 'restore 0.4b47 lists and restores it through ssh' '
+	RSH=$PWD/ssh-rsh RMT=$RMT "$ORACLE_RESTORE" -t -f "localhost:$LONGDIR/s.dump" \
+		>remote.list 2>remote.err &&
+	"$ORACLE_RESTORE" -t -f s.dump >local.list 2>/dev/null &&
+	test_cmp local.list remote.list &&
+	mkdir rr lr &&
+	(cd rr && RSH=$PWD/../ssh-rsh RMT=$RMT \
+		"$ORACLE_RESTORE" -r -f "localhost:$LONGDIR/s.dump") &&
+	(cd lr && "$ORACLE_RESTORE" -r -f ../s.dump) &&
+	manifest rr >rr.man && manifest lr >lr.man && test_cmp lr.man rr.man
+'
+
+test_expect_success SSHLINK,OURRMT,GNUTAR 'GNU tar writes and reads through ssh to our rmt' '
+	mkdir tree && cp "$TOP"/rmt/*.c tree/ && seq 1 30000 >tree/numbers &&
+	tar --rsh-command="$PWD/ssh-rsh" --rmt-command="$RMT" \
+		-cf "localhost:$PWD/t.tar" tree &&
+	tar -cf l.tar tree && cmp l.tar t.tar &&
+	mkdir x && (cd x && tar --rsh-command="$PWD/../ssh-rsh" \
+		--rmt-command="$RMT" -xf "localhost:$PWD/../t.tar") &&
+	diff -r tree x/tree
+'
+
+test_expect_success SSHLINK 'cleanup: stop sshd' '
+	runner=$(cat sshd.runner) && test -n "$runner" &&
+	kill "$runner" &&
+	{ wait "$runner" 2>/dev/null; true; } &&
+	! kill -0 "$runner" 2>/dev/null &&
+	! ./ssh-rsh localhost -l root true 2>/dev/null
+'
+
+test_done
