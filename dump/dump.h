@@ -55,6 +55,7 @@ struct dump_opts {
 	long *volsize;			/* -B list, 1 KiB blocks */
 	int nvolsize;
 	int multi;			/* -M */
+	int length_opt;			/* last of -c/-d/-s given, or 0 */
 };
 
 /* The file system being dumped, as resolved from the operand. */

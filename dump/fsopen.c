@@ -108,6 +108,11 @@ static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic)
 
 	rc = ext2fs_open2(device, NULL, EXT2_FLAG_64BITS, 0, 0,
 			  unix_io_manager, &fs);
+	/* From here on a checksum mismatch in an inode, directory or
+	 * extent block is reported where it matters, not fatal: the dump
+	 * saves what is there. */
+	if (rc == 0)
+		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	if (rc != 0) {
 		/* 0.4b47's wording, which names the libext2fs error. */
 		if (!quiet_magic)

@@ -245,19 +245,21 @@ static void dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
 	}
 }
 
-/* Emit len bytes from memory as all-present slots (whole fs blocks). */
+/*
+ * Emit len bytes from memory as nslots all-present slots (the rest of
+ * the last fs block zero-filled), one header's worth at a time.
+ */
 static void dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
 			const struct tape_dinode *d, const void *data,
 			size_t len, uint64_t nslots)
 {
 	uint64_t step = slots_per_header(dfs), s, k;
-	size_t bytes = (size_t)nslots * TP_BSIZE;
-	uint8_t *buf = xcalloc(bytes ? bytes : 1, 1);
+	uint8_t *buf = xcalloc((size_t)step, TP_BSIZE);
 	union u_spcl h;
 
-	memcpy(buf, data, len < bytes ? len : bytes);
 	for (s = 0; s < nslots || s == 0; s += step) {
 		uint64_t count = nslots - s < step ? nslots - s : step;
+		uint64_t off = s * TP_BSIZE, n = 0;
 
 		inode_new_header(&h, s == 0 ? TS_INODE : TS_ADDR, ino);
 		h.s_spcl.c_dinode = *d;
@@ -265,7 +267,13 @@ static void dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
 		for (k = 0; k < count; k++)
 			h.s_spcl.c_addr[k] = 1;
 		tape_header(&h);
-		tape_mem(buf + s * TP_BSIZE, (size_t)count);
+		memset(buf, 0, (size_t)step * TP_BSIZE);
+		if (off < len)
+			n = len - off < count * TP_BSIZE ? len - off
+							 : count * TP_BSIZE;
+		if (n != 0)
+			memcpy(buf, (const uint8_t *)data + off, (size_t)n);
+		tape_mem(buf, (size_t)count);
 		if (nslots == 0)
 			break;
 	}
@@ -279,37 +287,73 @@ static uint64_t slots_for_size(const struct dump_fs *dfs, uint64_t size)
 	return (size + b - 1) / b * (b / TP_BSIZE);
 }
 
+/*
+ * Inline data lives in the inode (and its system.data attribute), so a
+ * larger i_size than the data found there is damage: the dump records
+ * the size it can vouch for.
+ */
 static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
-			struct ext2_inode_large *in,
-			const struct tape_dinode *d)
+			struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	size_t sz = 0;
-	void *buf;
+	void *buf = NULL;
 	errcode_t rc;
 
 	rc = ext2fs_inline_data_size(dfs->fs, ino, &sz);
-	buf = xcalloc(sz + 1, 1);
-	if (rc == 0)
+	if (rc == 0) {
+		buf = xcalloc(sz + 1, 1);
 		rc = ext2fs_inline_data_get(dfs->fs, ino,
 					    (struct ext2_inode *)in, buf, &sz);
+	}
 	if (rc != 0) {
 		optr_ino_error(rc, "Cannot read inline data of inode", ino);
 		sz = 0;
 	}
-	dump_memory(dfs, ino, d, buf, sz, slots_for_size(dfs, d->di_size));
+	if (d->di_size > sz) {
+		msg("inode %u: size %llu but %zu bytes of inline data; "
+		    "dumped as %zu bytes\n", ino,
+		    (unsigned long long)d->di_size, sz, sz);
+		d->di_size = sz;
+	}
+	dump_memory(dfs, ino, d, buf, (size_t)d->di_size,
+		    slots_for_size(dfs, d->di_size));
 	free(buf);
 }
 
+/*
+ * Largest size an inode of this file system can map: 2^32 logical
+ * blocks with extents, 12 direct + 3 levels of indirect blocks
+ * otherwise.  A larger i_size is damage; dumping it would write headers
+ * for terabytes of holes.
+ */
+static uint64_t max_file_size(const struct dump_fs *dfs, int extents)
+{
+	uint64_t b = dfs->blocksize, per = b / sizeof(uint32_t);
+	uint64_t blocks = extents ? (uint64_t)1 << 32
+				  : TAPE_NDADDR + per + per * per +
+				    per * per * per;
+
+	return blocks * b;
+}
+
 static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
-		      struct ext2_inode_large *in, const struct tape_dinode *d)
+		      struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	struct runlist rl;
 	uint64_t b = dfs->blocksize;
+	int extents = (in->i_flags & EXT4_EXTENTS_FL) != 0;
+	uint64_t max = max_file_size(dfs, extents);
 
+	if (d->di_size > max) {
+		msg("inode %u: size %llu is beyond the file system's limit; "
+		    "dumped as %llu bytes\n", ino,
+		    (unsigned long long)d->di_size, (unsigned long long)max);
+		d->di_size = max;
+	}
 	memset(&rl, 0, sizeof(rl));
 	rl.limit = (d->di_size + b - 1) / b;
 	if (rl.limit != 0) {
-		if (in->i_flags & EXT4_EXTENTS_FL)
+		if (extents)
 			runs_from_extents(dfs, ino, in, &rl);
 		else if (ext2fs_inode_has_valid_blocks2(dfs->fs,
 						(struct ext2_inode *)in))

@@ -31,7 +31,10 @@
 #define KEY_ARG_LETTERS	"ABbdDeEfFhLQsT"
 #define KEY_OPT_LEN	3		/* "-X" and its NUL */
 #define MAX_BLOCKS_ARG	1048576L	/* -b accepted by the parser... */
-#define MAX_ERRORS_ARG	LONG_MAX
+#define NO_UPPER_BOUND	0L
+#define MIN_DENSITY	10L		/* -d, bpi */
+#define MAX_DENSITY	327670L
+#define HIGH_DENSITY	6250L		/* -d from which records grow */
 #define DECIMAL		10
 #define MIN_COMPRESS_LEVEL	1
 #define MAX_COMPRESS_LEVEL	9
@@ -55,7 +58,10 @@ static _Noreturn void usage(void)
 	exit(X_STARTUP);
 }
 
-/* Bounded decimal option argument (0.4b47's messages). */
+/*
+ * Bounded decimal option argument, with 0.4b47's messages; max
+ * NO_UPPER_BOUND means unbounded (and is printed as 0, as 0.4b47 does).
+ */
 static long numarg(const char *what, const char *arg, long min, long max)
 {
 	char *end;
@@ -67,7 +73,7 @@ static long numarg(const char *what, const char *arg, long min, long max)
 		fprintf(stderr, "%s: illegal %s -- %s\n", progname, what, arg);
 		exit(X_STARTUP);
 	}
-	if (v < min || v > max) {
+	if (v < min || (max != NO_UPPER_BOUND && v > max)) {
 		fprintf(stderr, "%s: %s must be between %ld and %ld\n",
 			progname, what, min, max);
 		exit(X_STARTUP);
@@ -242,7 +248,7 @@ static void parse_output(struct dump_opts *o, const char *f)
  */
 static void parse_options(int argc, char **argv, struct dump_opts *o)
 {
-	int c;
+	int c, b_given = 0;
 	long b;
 
 	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
@@ -272,6 +278,20 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 				exit(X_STARTUP);
 			}
 			o->ntrec = (int)b;
+			b_given = 1;
+			break;
+		case 'c':
+			o->length_opt = 'c';
+			break;
+		case 'd':
+			o->length_opt = 'd';
+			if (numarg("density", optarg, MIN_DENSITY,
+				   MAX_DENSITY) >= HIGH_DENSITY && !b_given)
+				o->ntrec = HIGHDENSITYTREC;
+			break;
+		case 's':
+			o->length_opt = 's';
+			(void)numarg("tape size", optarg, 1, NO_UPPER_BOUND);
 			break;
 		case 'D':
 			o->dumpdates = optarg;
@@ -303,8 +323,8 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 						     MAX_HONOR_LEVEL);
 			break;
 		case 'I':
-			(void)numarg("number of errors", optarg, 0,
-				     MAX_ERRORS_ARG);
+			(void)numarg("number of errors to ignore", optarg, 0,
+				     NO_UPPER_BOUND);
 			break;
 		case 'L':
 			set_label(o, optarg);
@@ -324,8 +344,8 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
-		case 'A': case 'c': case 'd': case 'F': case 'm': case 'n':
-		case 'Q': case 's': case 'W': case 'w':
+		case 'A': case 'F': case 'm': case 'n': case 'Q': case 'W':
+		case 'w':
 			unsupported(c);
 		default:
 			usage();
@@ -333,6 +353,14 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 	}
 	if (optind >= argc)
 		usage();
+	/* Tape-length options only shape volume changes, which a pipe
+	 * never has: there they are accepted and have no effect. */
+	if (o->length_opt != 0 && strcmp(o->output, "-") != 0) {
+		fprintf(stderr, "%s: option -%c (tape length) is not supported "
+			"yet with an output other than standard output\n",
+			progname, o->length_opt);
+		exit(X_STARTUP);
+	}
 	if (o->all_media && o->nvolsize > 0) {
 		msg("You cannot use the a and B flags together.\n");
 		msg("The ENTIRE dump is aborted.\n");

@@ -67,6 +67,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,9 +151,41 @@ static int compressed_totals_valid;
 
 /* The last header that has data blocks behind it (TS_INODE, TS_ADDR,
  * TS_BITS, TS_CLRI, EA records): a new volume's header is made from it. */
-static union u_spcl last_hdr;
-static int have_last_hdr;
-static uint64_t last_hdr_end;	/* logical block just after its data */
+struct hdr_state {
+	union u_spcl hdr;
+	int valid;
+	uint64_t end;		/* logical block just after its data */
+};
+static struct hdr_state last;
+static struct hdr_state rec_start;	/* `last` when cur began */
+static uint64_t cur_first_block;	/* c_tapea of cur's first block */
+static uint64_t phys_blocks;	/* blocks in whole records on past volumes */
+
+/*
+ * End of media: the records sent but maybe not on the medium are kept
+ * (what the slave packet said, plus where the record starts) so that
+ * they can be queued again behind the next volume's header; entries
+ * go once the writer reports them written.  hist[rec % hist_cap] holds
+ * record rec for hist_first <= rec < nrecords.
+ */
+struct hist_rec {
+	uint64_t first_block;
+	uint32_t nitems, ninline;
+	struct slave_item *items;
+	unsigned char *inline_data;
+	struct hdr_state at_start;
+};
+#define HIST_MIN_CAP	64
+static struct hist_rec *hist;
+static size_t hist_cap;
+static uint64_t hist_first;
+static int hist_on;		/* outputs that can reach end of media */
+/* Queuing records again: blocks keep their numbers (replay_pos is the
+ * number of the next one) and nblocks does not move. */
+static int replaying;
+static uint64_t replay_pos;
+static int nocount;		/* the block being added takes no number */
+static int final_pending;	/* the next flushed record is the last */
 
 static void report_failure(void);
 
@@ -496,7 +529,7 @@ send_all(int s, struct iovec *iov, int iovcnt)
 	}
 }
 
-static void change_volume(void);
+static void switch_volume(void);
 
 /* Wait for something from the helpers through poll_fn (a timed wait on
  * a ring semaphore: 1 done, 0 timed out, -1 failed), watching them
@@ -566,6 +599,69 @@ volume_full(uint64_t rec)
 	    ((uint64_t)cfg.ntrec * TP_BSIZE + PREFIX_SIZE) >= vol_limit;
 }
 
+/* The logical number of the next block queued. */
+static uint64_t
+next_lblock(void)
+{
+	return replaying ? replay_pos : nblocks;
+}
+
+/* Drop the entries of records the writer has put on the medium. */
+static void
+hist_trim(void)
+{
+	uint64_t done = ring_written(ring);
+
+	while (hist_first < done && hist_first < nrecords) {
+		struct hist_rec *h = &hist[hist_first % hist_cap];
+
+		free(h->items);
+		free(h->inline_data);
+		h->items = NULL;
+		h->inline_data = NULL;
+		hist_first++;
+	}
+}
+
+/* Make room for one more entry, keeping every entry at rec % cap. */
+static void
+hist_grow(void)
+{
+	size_t ncap = hist_cap ? hist_cap * 2 : HIST_MIN_CAP;
+	struct hist_rec *n = xcalloc(ncap, sizeof(*n));
+	uint64_t r;
+
+	for (r = hist_first; r < nrecords; r++)
+		n[r % ncap] = hist[r % hist_cap];
+	free(hist);
+	hist = n;
+	hist_cap = ncap;
+}
+
+/* Keep record nrecords (in cur) until it is known to be written. */
+static void
+hist_add(void)
+{
+	struct hist_rec *h;
+
+	hist_trim();
+	if (nrecords - hist_first >= hist_cap)
+		hist_grow();
+	h = &hist[nrecords % hist_cap];
+	h->first_block = cur_first_block;
+	h->nitems = cur.nitems;
+	h->ninline = cur.ninline;
+	h->items = xreallocarray(NULL, cur.nitems, sizeof(*cur.items));
+	memcpy(h->items, cur.items, cur.nitems * sizeof(*cur.items));
+	h->inline_data = NULL;
+	if (cur.ninline > 0) {
+		h->inline_data = xreallocarray(NULL, cur.ninline, TP_BSIZE);
+		memcpy(h->inline_data, cur.inline_data,
+		    (size_t)cur.ninline * TP_BSIZE);
+	}
+	h->at_start = rec_start;
+}
+
 /* The record is complete: hand it to its slave and start the next. */
 static void
 flush_record(void)
@@ -577,7 +673,7 @@ flush_record(void)
 
 	memset(&req, 0, sizeof(req));
 	req.magic = SLAVE_REQ_MAGIC;
-	req.flags = closing ? SLAVE_REQ_LAST : 0;
+	req.flags = final_pending && !replaying ? SLAVE_REQ_LAST : 0;
 	if (nrecords == vol_first_rec)
 		req.flags |= SLAVE_REQ_RAW;
 	if (volend)
@@ -595,12 +691,18 @@ flush_record(void)
 		iovcnt = 3;
 	}
 	send_all((int)(nrecords % SLAVE_COUNT), iov, iovcnt);
+	if (req.flags & SLAVE_REQ_LAST)
+		final_pending = 0;
+	if (hist_on)
+		hist_add();
 	nrecords++;
 	cur.nitems = cur.ninline = cur.fill = 0;
+	if (!replaying)
+		rec_start = last;
 	if (ring_failed(ring))
 		helper_failed();
-	if (volend)
-		change_volume();
+	if (volend || (!replaying && ring_volume_eom_pending(ring)))
+		switch_volume();
 }
 
 /*
@@ -611,23 +713,30 @@ flush_record(void)
 static size_t
 add_item(enum slave_item_kind kind, uint64_t off, size_t n)
 {
-	struct slave_item *last = cur.nitems ? &cur.items[cur.nitems - 1] :
+	struct slave_item *it = cur.nitems ? &cur.items[cur.nitems - 1] :
 	    NULL;
 	size_t room = (size_t)cfg.ntrec - cur.fill;
 	size_t k = n < room ? n : room;
 
-	if (last != NULL && last->kind == (uint32_t)kind &&
+	if (cur.fill == 0)
+		cur_first_block = next_lblock();
+	if (it != NULL && it->kind == (uint32_t)kind &&
 	    (kind != SLAVE_DISK ||
-	     last->off + (uint64_t)last->nblocks * TP_BSIZE == off))
-		last->nblocks += (uint32_t)k;
+	     it->off + (uint64_t)it->nblocks * TP_BSIZE == off))
+		it->nblocks += (uint32_t)k;
 	else {
-		last = &cur.items[cur.nitems++];
-		last->kind = (uint32_t)kind;
-		last->nblocks = (uint32_t)k;
-		last->off = kind == SLAVE_DISK ? off : 0;
+		it = &cur.items[cur.nitems++];
+		it->kind = (uint32_t)kind;
+		it->nblocks = (uint32_t)k;
+		it->off = kind == SLAVE_DISK ? off : 0;
 	}
 	cur.fill += (uint32_t)k;
-	nblocks += k;
+	if (nocount)
+		;
+	else if (replaying)
+		replay_pos += k;
+	else
+		nblocks += k;
 	return k;
 }
 
@@ -703,9 +812,9 @@ note_header(const union u_spcl *h)
 				data++;
 		break;
 	}
-	last_hdr = *h;
-	have_last_hdr = 1;
-	last_hdr_end = nblocks + 1 + data;
+	last.hdr = *h;
+	last.valid = 1;
+	last.end = next_lblock() + 1 + data;
 }
 
 void
@@ -713,7 +822,7 @@ tape_header(union u_spcl *h)
 {
 	struct s_spcl *s = &h->s_spcl;
 
-	s->c_tapea = (uint32_t)nblocks;
+	s->c_tapea = (uint32_t)next_lblock();
 	s->c_volume = volume;
 	s->c_firstrec = firstrec;
 	s->c_ntrec = cfg.ntrec;
@@ -835,20 +944,21 @@ print_volume_stats(time_t end, uint64_t vol_bytes)
 	}
 }
 
-/* The TS_TAPE header of a volume (tape-format.md 6.1, 14.1). */
+/* The TS_TAPE header of a volume (tape-format.md 6.1, 14.1), made from
+ * vs, the last data header before the volume's first block. */
 static void
-queue_volume_header(void)
+queue_volume_header(const struct hdr_state *vs)
 {
 	const struct s_spcl *id = &cfg.ident->s_spcl;
 	union u_spcl h;
 	struct s_spcl *s = &h.s_spcl;
+	uint64_t at = next_lblock();
 
-	if (volume > 1 && have_last_hdr) {
+	if (volume > 1 && vs->valid) {
 		/* carries the interrupted inode's c_dinode, c_addr and
 		 * number; c_count = its data blocks still to come */
-		h = last_hdr;
-		s->c_count = last_hdr_end > nblocks ?
-		    (int32_t)(last_hdr_end - nblocks) : 0;
+		h = vs->hdr;
+		s->c_count = vs->end > at ? (int32_t)(vs->end - at) : 0;
 	} else {
 		memset(&h, 0, sizeof(h));
 		s->c_inumber = 0;
@@ -866,24 +976,31 @@ queue_volume_header(void)
 	tape_header(&h);
 }
 
-/* Start volume `volume` (its output is open): header and messages. */
+/*
+ * Start volume `volume` (its output is open): header and messages.  The
+ * header normally takes the next block number; when blocks already
+ * numbered are queued again (end of media, replaying) it shares the
+ * number of the first of them (tape-format.md 14.3).
+ */
 static void
-begin_volume(void)
+begin_volume(const struct hdr_state *vs, int shared_number)
 {
 	vol_start = time(NULL);
-	vol_first_block = nblocks;
+	vol_first_block = next_lblock();
 	vol_first_rec = nrecords;
 	vol_known_bytes = 0;
-	firstrec = (int32_t)nblocks;
+	firstrec = (int32_t)phys_blocks;
 	vol_limit = volume_limit(volume);
 	if (volume_named(volume))
 		msg("Dumping volume %d on %s\n", volume, vol_name);
-	queue_volume_header();
+	nocount = shared_number;
+	queue_volume_header(vs);
+	nocount = 0;
 	msg("Volume %d started with block %ju at: %s", volume,
-	    (uintmax_t)nblocks, ctime(&vol_start));
+	    (uintmax_t)vol_first_block + 1, ctime(&vol_start));
 	if (volume > 1)
 		msg("Volume %d begins with blocks from inode %u\n", volume,
-		    (unsigned)last_hdr.s_spcl.c_inumber);
+		    (unsigned)(vs->valid ? vs->hdr.s_spcl.c_inumber : 0));
 }
 
 static int
@@ -917,28 +1034,106 @@ ask_media_change(void)
 	}
 }
 
-/* The writer is writing the last record of the volume: wait until the
- * volume is closed, then open the next one and start it. */
+/* Queue the blocks of the kept records again, in order, with their own
+ * numbers, then free them.  skip_header: the first block is the header
+ * of the volume that took nothing (the new header replaces it). */
 static void
-change_volume(void)
+replay(struct hist_rec *h, size_t n, int skip_header)
 {
+	size_t i;
+	uint32_t j, skip = skip_header ? 1 : 0;
+
+	replaying++;
+	for (i = 0; i < n; i++) {
+		const unsigned char *inl = h[i].inline_data;
+
+		replay_pos = h[i].first_block;
+		rec_start = h[i].at_start;
+		for (j = 0; j < h[i].nitems; j++) {
+			const struct slave_item *it = &h[i].items[j];
+			uint32_t nb = it->nblocks - skip;
+			uint64_t off = it->off + (uint64_t)skip * TP_BSIZE;
+
+			/* the old header is the first block: inline */
+			if (it->kind == SLAVE_INLINE) {
+				tape_mem(inl + (size_t)skip * TP_BSIZE, nb);
+				inl += (size_t)it->nblocks * TP_BSIZE;
+			} else if (it->kind == SLAVE_DISK)
+				tape_disk(off, nb);
+			else
+				tape_zero(nb);
+			skip = 0;
+		}
+		free(h[i].items);
+		free(h[i].inline_data);
+	}
+	replaying--;
+	rec_start = last;
+}
+
+/*
+ * The current volume is over: the writer closed it, either after a
+ * record marked VOLEND or at end of media.  Print the volume lines,
+ * find the next output (-M, the -f list, or the operator), have the
+ * writer open it, then start the volume.  After end of media, every
+ * record from the first one that did not land is queued again behind
+ * the new header (tape-format.md 14.3).
+ */
+static void
+switch_volume(void)
+{
+	struct hdr_state vs;
 	struct opened_arg a;
-	uint64_t bytes;
+	struct hist_rec *lost_recs = NULL;
+	uint64_t bytes, lost, r, old_first_rec;
+	size_t nlost = 0;
+	int eom;
 
 	wait_ring(poll_closed, NULL);
+	eom = ring_volume_take_eom(ring, &lost);
+	if (!eom || lost > nrecords)
+		lost = nrecords;
+	if (eom)
+		msg("End of tape detected\n");
+	if (eom && lost == vol_first_rec && volume_named(volume + 1)) {
+		/* not one record fitted, and the next volume is no new
+		 * medium the operator mounted: it would do the same */
+		msg("Volume %d holds no complete record: the medium is full\n",
+		    volume);
+		dump_abort();
+	}
 	bytes = ring_volume_bytes(ring);
 	total_cbytes += bytes;
-	/* the writer drained every record, so every size is posted:
-	 * consume them so the next volume counts from its own records */
+	/* every size still to come gets posted (the writer has written or
+	 * discards every record sent): consume them, so that the next
+	 * volume counts from its own records */
 	if (feedback)
 		learn_sizes(nrecords);
 	print_volume_stats(time(NULL), bytes);
+	old_first_rec = vol_first_rec;
+	phys_blocks += (lost - vol_first_rec) * (uint64_t)cfg.ntrec;
+	/* records that landed before the lost one: no longer needed */
+	for (r = hist_first; hist_on && r < lost; r++) {
+		free(hist[r % hist_cap].items);
+		free(hist[r % hist_cap].inline_data);
+	}
+	if (hist_on && hist_first < lost)
+		hist_first = lost;
+	if (eom && lost < nrecords) {
+		/* take the lost records out of the history before the
+		 * writer's progress on the next volume trims them */
+		nlost = (size_t)(nrecords - lost);
+		lost_recs = xreallocarray(NULL, nlost, sizeof(*lost_recs));
+		for (r = lost; r < nrecords; r++)
+			lost_recs[r - lost] = hist[r % hist_cap];
+		hist_first = nrecords;
+	}
 	volume++;
 	tape_volume_name(&cfg, volume, vol_name, sizeof(vol_name));
 	if (!volume_named(volume))
 		ask_media_change();
 	for (;;) {
-		ring_volume_next(ring, vol_name);
+		ring_volume_next(ring, vol_name, nrecords);
 		wait_ring(poll_opened, &a);
 		if (a.err == 0)
 			break;
@@ -947,7 +1142,21 @@ change_volume(void)
 		if (!ask_operator("Do you want to retry the open?", cfg.noask))
 			dump_abort();
 	}
-	begin_volume();
+	if (nlost > 0) {
+		vs = lost_recs[0].at_start;
+		replaying++;
+		replay_pos = lost_recs[0].first_block;
+		begin_volume(&vs, 1);
+		replaying--;
+		replay(lost_recs, nlost, lost == old_first_rec);
+		free(lost_recs);
+	} else {
+		vs = last;
+		begin_volume(&vs, replaying > 0);
+	}
+	/* the new volume may have ended already */
+	if (!replaying && ring_volume_eom_pending(ring))
+		switch_volume();
 }
 
 /* ---- start and finish ------------------------------------------------- */
@@ -993,8 +1202,57 @@ tape_start(const struct tape_config *c)
 		return -1;
 	}
 	started = 1;
-	begin_volume();
+	hist_on = !writer_is_pipe(&out);
+	begin_volume(&last, 0);
 	return 0;
+}
+
+/* Sleep until a helper exits or ms pass. */
+static void
+nap(int ms)
+{
+	struct pollfd pfd[NHELPERS];
+	int i;
+	nfds_t n = 0;
+
+	for (i = 0; i < NHELPERS; i++) {
+		if (helpers[i].pid != 0 && helpers[i].pidfd != -1) {
+			pfd[n].fd = helpers[i].pidfd;
+			pfd[n++].events = POLLIN;
+		}
+	}
+	(void)poll(pfd, n, ms);
+}
+
+/* How often the finishing master looks for an end of media report. */
+#define FINISH_POLL_MS	20
+
+/*
+ * Wait for the writer to put the last record on the medium: 0 when it
+ * exited 0, 1 when it reported end of media (the last records go to a
+ * new volume), -1 on a failure.  The slaves stay connected meanwhile,
+ * since records may have to be queued again.
+ */
+static int
+wait_writer(void)
+{
+	int i;
+
+	for (;;) {
+		if (ring_failed(ring))
+			return -1;
+		if (ring_volume_eom_pending(ring))
+			return 1;
+		for (i = 0; i < NHELPERS; i++) {
+			if (helpers[i].pid != 0 && reap(i, 0) != 0) {
+				if (i != WRITER_IDX || !helper_ok(i))
+					return -1;
+				/* a report may have come just before it left */
+				return ring_volume_eom_pending(ring) ? 1 : 0;
+			}
+		}
+		nap(FINISH_POLL_MS);
+	}
 }
 
 /* Close the sockets and wait for every helper; 0 when all exited 0. */
@@ -1024,19 +1282,35 @@ wait_helpers(void)
 	}
 }
 
+/* Complete the last record with TS_END headers (at least one) and send
+ * it marked as the final record. */
+static void
+pad_final(union u_spcl *end)
+{
+	size_t n = (size_t)cfg.ntrec - cur.fill;
+
+	final_pending = 1;
+	while (n-- > 0)
+		tape_header(end);
+}
+
 int
 tape_finish(union u_spcl *end)
 {
 	uint64_t bytes;
-	size_t n;
+	int rc;
 
 	if (!started)
 		return -1;
-	n = (size_t)cfg.ntrec - cur.fill;
 	closing = 1;
-	while (n-- > 0)
-		tape_header(end);
-	if (wait_helpers() == -1) {
+	pad_final(end);
+	while ((rc = wait_writer()) == 1) {
+		/* end of media among the last records: they go again on
+		 * the next volume, completed anew */
+		switch_volume();
+		pad_final(end);
+	}
+	if (rc == -1 || wait_helpers() == -1) {
 		report_failure();
 		tape_kill_helpers();
 		return -1;

@@ -50,9 +50,13 @@ struct tape_config {
 
 /*
  * Open the output, start the writer and the three slaves, and queue the
- * TS_TAPE header of volume 1 (printing "Volume 1 started with block 1
- * at: <date>").  Reports its own errors; returns 0, or -1 when the
- * output cannot be opened.
+ * TS_TAPE header of volume 1 (printing "Dumping volume 1 on <name>" for
+ * -M and -f lists, then "Volume 1 started with block 1 at: <date>").
+ * Later volumes start by themselves while blocks are queued: when -B is
+ * reached, or at end of media (ENOSPC or a write of 0 bytes on anything
+ * but a pipe), with the volume lines of 0.4b47 and, when no name is
+ * left, the operator's answer on /dev/tty.  Reports its own errors;
+ * returns 0, or -1 when the output cannot be opened.
  */
 int tape_start(const struct tape_config *cfg);
 
@@ -88,6 +92,9 @@ uint64_t tape_blocks(void);
  * Returns 0, or -1 after reporting an error.
  */
 int tape_finish(union u_spcl *end);
+/* (With compression the "N blocks" line is left out and, when the volume
+ * took a second or more, "Volume N <u>kB uncompressed, <c>kB compressed,
+ * <ratio>:1" added, as 0.4b47.) */
 
 /* Volumes written so far (after tape_finish: the total, for "on V
  * volume(s)"). */

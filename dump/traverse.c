@@ -159,6 +159,16 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 						(int)dfs->inode_size);
 		if (rc == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
 			continue;
+		/* A damaged inode costs that inode only: a backup of a
+		 * damaged file system should save everything else. */
+		if (rc == EXT2_ET_INODE_IS_GARBAGE) {
+			optr_ino_error(rc, "Skipping inode", ino);
+			continue;
+		}
+		if (rc == EXT2_ET_INODE_CSUM_INVALID) {
+			optr_ino_error(rc, "Dumping inode", ino);
+			rc = 0;
+		}
 		if (rc != 0) {
 			optr_fs_error(rc, "Cannot read inode table of",
 				      dfs->device);

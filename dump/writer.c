@@ -51,8 +51,9 @@
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
 #define OUTPUT_MODE		0666
 
-/* Most pieces in one writev (well under IOV_MAX). */
-#define MAX_IOV			256
+/* Most records in one write: a 1 MiB chunk of 1 KiB records, one writev
+ * piece each at worst (compressed), which is also IOV_MAX on Linux. */
+#define MAX_CHUNK		(WRITE_CHUNK / TP_BSIZE)
 
 #define WRITER_EXIT_OK		0
 #define WRITER_EXIT_FAILED	1
@@ -113,7 +114,7 @@ struct writer {
 	uint64_t chunk_rec;
 	uint64_t chunk_pos;
 	size_t chunk_n;
-	size_t chunk_len[MAX_IOV];
+	size_t chunk_len[MAX_CHUNK];
 };
 
 /* The record w->pos falls in: the first one not completely written. */
@@ -151,8 +152,8 @@ chunk_records(const struct writer *w)
 		n = 1;
 	if (n > ring_nslots(w->ring))
 		n = ring_nslots(w->ring);
-	if (n > MAX_IOV)
-		n = MAX_IOV;
+	if (n > MAX_CHUNK)
+		n = MAX_CHUNK;
 	return n;
 }
 
@@ -232,7 +233,7 @@ static int
 write_records(struct writer *w, uint64_t first, size_t n,
     const unsigned *flags, const size_t *outlen)
 {
-	struct iovec iov[MAX_IOV];
+	struct iovec iov[MAX_CHUNK];
 	int iovcnt = 0;
 	size_t i;
 
@@ -342,7 +343,7 @@ check_named(struct writer *w, int *named, char *name, size_t len,
  * header - until the master names the next output and the record it
  * resumes at, and open that output.  Returns the resume record; when it
  * already arrived while we were discarding, *held is set and
- * *hflags/*houtlen describe it.
+ * *hflags and *houtlen describe it.
  */
 static uint64_t
 end_of_media(struct writer *w, uint64_t first, size_t n, int *held,
@@ -402,8 +403,8 @@ end_of_media(struct writer *w, uint64_t first, size_t n, int *held,
 _Noreturn void
 writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 {
-	unsigned flags[MAX_IOV];
-	size_t outlen[MAX_IOV];
+	unsigned flags[MAX_CHUNK];
+	size_t outlen[MAX_CHUNK];
 	struct writer w;
 	uint64_t rec = 0;
 	size_t chunk;

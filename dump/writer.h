@@ -33,10 +33,13 @@ int writer_is_pipe(const struct writer_output *out);
 
 /*
  * Body of the writer process: write records 0, 1, ... from the ring
- * until the record marked last, then flush (fsync for files and block
- * devices) and close the output.  Never returns: _exit(0) when all is
- * on the medium, otherwise _exit(1) after reporting in the ring status
- * (for end of media also which record did not land).
+ * (raw, or the prefix + payload of a compressed record) until the
+ * record marked last, then flush (fsync for files and block devices)
+ * and close the output.  After a record marked VOLEND, and at end of
+ * media on anything but a pipe, it closes the volume and opens the
+ * output the master names next (ring.h, "Volume changes").  Never
+ * returns: _exit(0) when all is on the medium, otherwise _exit(1) after
+ * reporting in the ring status.
  */
 _Noreturn void writer_main(const struct writer_output *out,
     struct ring *ring, int ntrec);

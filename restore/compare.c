@@ -380,10 +380,15 @@ compare_run(char **names, int nnames)
 	}
 	compare_dirs();
 	tape_drain();
+	if (tape_truncated()) {
+		fprintf(stderr, "Input ended before the end-of-dump record: "
+		    "the archive is truncated\n");
+		ndiffs++;
+	}
 	if (ndiffs > 0 || tape_had_error()) {
 		printf("Some files were modified!  %ld compare errors\n",
 		    ndiffs);
 		return R_COMPARE_DIFF;
 	}
-	return R_OK;
+	return R_SUCCESS;
 }

@@ -98,9 +98,7 @@ extract_make_dirs(void)
 			e = sym_next(sym_root, e);
 			continue;
 		}
-		if (ropt.mode == 'r' || e->flags & EF_SELECTED)
-			msg_verbose("%s %s\n", ropt.mode == 'r' ? "Make node" :
-			    "extract dir", sym_path(e));
+		msg_verbose("Make node %s\n", sym_path(e));
 		pfd = ropt.Nflag ? 0 : dir_get(e->parent);
 		if (pfd < 0)
 			e->flags |= EF_BAD;
@@ -149,6 +147,7 @@ struct writer {
 	unsigned char *buf;
 	size_t blen;
 	off_t boff, off;
+	off_t end;		/* end of the data written so far */
 	bool failed;
 };
 
@@ -170,6 +169,8 @@ writer_flush(struct writer *w)
 		} else
 			done += (size_t)n;
 	}
+	if (w->blen > 0)
+		w->end = w->boff + (off_t)w->blen;
 	/* Start writeback now, without waiting for it: the disk works
 	 * while we read on, and the final syncfs() has little left. */
 	if (!w->failed && w->blen >= WRITE_CHUNK)
@@ -212,7 +213,7 @@ static int
 restore_regular(int dfd, const char *name, const char *path,
     const struct inoattr *a)
 {
-	struct writer w = { -1, path, NULL, 0, 0, 0, false };
+	struct writer w = { -1, path, NULL, 0, 0, 0, 0, false };
 	uint64_t missing;
 
 	msg_verbose("extract file %s\n", path);
@@ -225,12 +226,18 @@ restore_regular(int dfd, const char *name, const char *path,
 		msg_verbose("file %s is metadata only\n", path);
 		return openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	if (!clear_name(dfd, name, path)) {
-		tape_skipfile();
-		return -1;
-	}
+	/* Create exclusively; only if the name is taken, remove it (never
+	 * follow it) and try once more. */
 	w.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600);
+	if (w.fd < 0 && errno == EEXIST) {
+		if (!clear_name(dfd, name, path)) {
+			tape_skipfile();
+			return -1;
+		}
+		w.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
 	if (w.fd < 0) {
 		warn("%s: cannot create file", path);
 		errors++;
@@ -245,7 +252,9 @@ restore_regular(int dfd, const char *name, const char *path,
 	if (missing > 0)
 		fprintf(stderr, "Missing blocks at the end of %s, assuming "
 		    "hole\n", path);
-	if (!w.failed && ftruncate(w.fd, (off_t)a->size) != 0) {
+	/* Only a file ending in a hole needs its size set. */
+	if (!w.failed && w.end != (off_t)a->size &&
+	    ftruncate(w.fd, (off_t)a->size) != 0) {
 		warn("%s: cannot set the size", path);
 		errors++;
 	}

@@ -70,31 +70,37 @@ numarg(const char *what, const char *s, long min, long max)
 	return v;
 }
 
-/* "restore xbf 2 - a" -> "restore -x -b 2 -f - a". */
+/* "restore xbf 2 - a" -> "restore -x -b 2 -f - a".  The new vector and
+ * its option words are two allocations, freed by parse_args(). */
 static char **
-expand_old_syntax(int *argcp, char **argv)
+expand_old_syntax(int *argcp, char **argv, char **optwords)
 {
+	static char dashdash[] = "--";
 	int argc = *argcp, ai = 2, n = 1;
 	const char *keys = argv[1];
-	char **nv = xreallocarray(NULL, (size_t)argc + strlen(keys) + 1,
+	size_t nkeys = strlen(keys);
+	char **nv = xreallocarray(NULL, (size_t)argc + nkeys + 2,
 	    sizeof(*nv));
+	char *words = xreallocarray(NULL, nkeys + 1, 3);
 
+	*optwords = words;
 	nv[0] = argv[0];
-	for (const char *k = keys; *k != '\0'; k++) {
-		char *opt = xmalloc(3);
+	for (size_t k = 0; k < nkeys; k++) {
+		char *opt = words + 3 * k;
 
 		opt[0] = '-';
-		opt[1] = *k;
+		opt[1] = keys[k];
 		opt[2] = '\0';
 		nv[n++] = opt;
-		if (strchr(OLD_ARG_LETTERS, *k) != NULL) {
+		if (strchr(OLD_ARG_LETTERS, keys[k]) != NULL) {
 			if (ai >= argc)
-				errx(R_ERROR, "missing argument to %c", *k);
+				errx(R_ERROR, "missing argument to %c",
+				    keys[k]);
 			nv[n++] = argv[ai++];
 		}
 	}
 	/* What follows the key-letter arguments are operands only. */
-	nv[n++] = xstrdup("--");
+	nv[n++] = dashdash;
 	while (ai < argc)
 		nv[n++] = argv[ai++];
 	nv[n] = NULL;
@@ -142,10 +148,11 @@ static void
 parse_args(int argc, char **argv)
 {
 	const char *xfile = NULL;
+	char **expanded = NULL, *optwords = NULL;
 	int c;
 
 	if (argc > 1 && argv[1][0] != '-')
-		argv = expand_old_syntax(&argc, argv);
+		argv = expanded = expand_old_syntax(&argc, argv, &optwords);
 	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
 		switch (c) {
 		case '0': ropt.nulterm = true; break;
@@ -193,6 +200,9 @@ parse_args(int argc, char **argv)
 		errx(R_ERROR, "can't handle standard input for both -f and -X");
 	for (int i = optind; i < argc; i++)
 		add_name(argv[i]);
+	/* Every pointer kept (optarg) is into the original argv. */
+	free(expanded);
+	free(optwords);
 	if (xfile != NULL)
 		read_filelist(xfile);
 }
@@ -223,8 +233,13 @@ finish(void)
 	extract_flags();
 	extract_sync();
 	tape_drain();
+	if (tape_truncated()) {
+		fprintf(stderr, "Input ended before the end-of-dump record: "
+		    "the archive is truncated\n");
+		return R_ERROR;
+	}
 	return extract_errors() > 0 || tape_had_error() || tape_resynced() ||
-	    dirs_refused() > 0 ? R_ERROR : R_OK;
+	    dirs_refused() > 0 ? R_ERROR : R_SUCCESS;
 }
 
 static int
@@ -299,7 +314,7 @@ main(int argc, char **argv)
 		if (fflush(stdout) != 0)
 			err(R_ERROR, "standard output");
 		tape_drain();
-		rc = tape_had_error() ? R_ERROR : R_OK;
+		rc = tape_had_error() ? R_ERROR : R_SUCCESS;
 		break;
 	case 'x':
 		rc = do_extract();

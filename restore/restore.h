@@ -10,12 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <unistd.h>
 
-/* exitcodes.h names restore's success status R_OK, which is also
- * access(2)'s read-permission bit in <unistd.h>: restore never calls
- * access() with R_OK, so the exit status wins here. */
-#undef R_OK
 #include "dumprestore.h"
 #include "exitcodes.h"
 

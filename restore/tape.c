@@ -447,7 +447,7 @@ tape_setup(void)
 		fprintf(stderr, "Cannot find file dump list, assuming empty "
 		    "tape\n");
 		tape_drain();
-		exit(R_OK);
+		exit(R_SUCCESS);
 	}
 	if (curhdr.s_spcl.c_type != TS_BITS)
 		errx(R_ERROR, "Cannot find file dump list");

@@ -9,6 +9,10 @@ defects, never as passes. With DUMP=$ORACLE_DUMP the same checks prove
 themselves against dump 0.4b47 (its own defects then show as such).'
 . "$(dirname "$0")/lib.sh"
 
+# ext4 images get an unwritten extent (helpers/mkimage.sh).
+IMAGE_PREALLOC=1
+export IMAGE_PREALLOC
+
 KINDS=${KINDS:-ext2 ext3 ext4 ext4-1k ext4-inline ext4-csum64}
 LONGNAME=names/$(printf 'L%.0s' $(seq 1 251)).txt
 
@@ -22,18 +26,22 @@ fi
 
 # Manifest lines left to the dedicated checks below: big device numbers
 # and the names/ directory (restore 0.4b47 garbles the 255-byte name,
-# dump 0.4b47 drops it) and, with dump 0.4b47 itself, inline-data files.
+# dump 0.4b47 drops it) and, with dump 0.4b47 itself, inline-data files
+# and the unwritten extent of prealloc.
 known_filter() {
 	grep -Ev "^(bigdev|bigblk|names/[^/]*)	" | oracle_inline
 }
 oracle_inline() {
 	if test_have_prereq DUMP_IS_ORACLE
 	then
-		grep -v -F -f inline.pat
+		grep -v -e "^prealloc	" | grep -v -F -f inline.pat || :
 	else
 		cat
 	fi
 }
+
+# restore 0.4b47 -C keeps -D in a 64-byte field: a longer path makes every
+# file "unable to stat". So it runs inside the mounted source with -D .
 
 # Lines of restore -C that are not differences.
 cmp_noise='^Dump   date:|^Dumped from:|^Level 0 dump of|^Label:|^filesys = |^Some files were modified!'
@@ -94,12 +102,12 @@ do
 		grep -a -v "^\./names/" t.list >actual &&
 		test_cmp expect actual &&
 		grep -a "^\./names/" src.list | grep -a -v "^\./names/L" >names.expect &&
-		test $(grep -a -c -x -F -f names.expect t.list) = $(wc -l <names.expect)
+		test $(grep -a -x -F -f names.expect t.list | wc -l) = $(wc -l <names.expect)
 	'
 
 	test_expect_success ROOT,LOOP,ORACLE "$kind: restore 0.4b47 -C finds no difference (known quirks aside)" '
 		cd '$kind' &&
-		{ "$ORACLE_RESTORE" -C -f dev.dump -D "$PWD/src" >c.out 2>&1; echo $? >c.rc; } &&
+		{ (cd src && "$ORACLE_RESTORE" -C -f ../dev.dump -D .) >c.out 2>&1; echo $? >c.rc; } &&
 		grep -Ev "$cmp_noise" c.out | grep -Ev "$cmp_quirks" >c.rest || :
 		if test_have_prereq DUMP_IS_ORACLE
 		then
@@ -138,7 +146,7 @@ do
 		cd '$kind' &&
 		grep -a "^names/" src.full | grep -a -v "^names/L" | oracle_inline >names.man &&
 		{ test_have_prereq DUMP_IS_ORACLE || test $(wc -l <names.man) -ge 4; } &&
-		test $(grep -a -c -x -F -f names.man r.full) = $(wc -l <names.man)
+		test $(grep -a -x -F -f names.man r.full | wc -l) = $(wc -l <names.man)
 	'
 
 	test_expect_success ROOT,LOOP,OURDUMP,!DUMP_IS_ORACLE "$kind: the archive stores the 255-byte name intact" '
@@ -149,6 +157,20 @@ do
 	test_known_upstream_defect ROOT,LOOP,ORACLE "$kind: 0.4b47 loses the 255-byte name (dump drops it, restore mangles it)" '
 		cd '$kind' && ! test -e "r/$LONGNAME" && ! grep -a -F "$LONGNAME" t.list
 	'
+
+	case "$kind" in
+	ext4*)
+		test_expect_success ROOT,LOOP,ORACLE,!DUMP_IS_ORACLE "$kind: an unwritten extent comes back as zeros (a hole)" '
+			cd '$kind' &&
+			test "$(stat -c %s r/prealloc)" = 1048576 &&
+			cmp r/prealloc src/prealloc && cmp -n 1048576 r/prealloc /dev/zero
+		'
+		test_known_upstream_defect ROOT,LOOP,ORACLE,DUMP_IS_ORACLE "$kind: dump 0.4b47 dumps the stale disk data of an unwritten extent" '
+			cd '$kind' && cmp -s -n 1048576 src/prealloc /dev/zero &&
+			! cmp -s -n 1048576 r/prealloc /dev/zero
+		'
+		;;
+	esac
 
 	if test "$kind" = ext4-inline
 	then

@@ -21,12 +21,24 @@ no_names() {
 	grep -a -v "^\./names/"
 }
 
+# known_filter: manifest lines 0.4b47 cannot get right (checked in t2000):
+# big device numbers, names/; with dump 0.4b47 itself also the unwritten
+# extent of prealloc.
+known_filter() {
+	if test_have_prereq DUMP_IS_ORACLE
+	then
+		grep -Ev "^(bigdev|bigblk|names/[^/]*|prealloc)	"
+	else
+		grep -Ev "^(bigdev|bigblk|names/[^/]*)	"
+	fi
+}
+
 # restore_manifest ARCHIVE DIR: restore 0.4b47 -r into DIR, print its
-# manifest without the lines 0.4b47 cannot get right (see t2000).
+# manifest through known_filter.
 restore_manifest() {
 	rm -rf "$2" && mkdir "$2" &&
 	(cd "$2" && "$ORACLE_RESTORE" -r -f "$1") >/dev/null 2>&1 &&
-	manifest "$2" --mtime=$MT | grep -Ev "^(bigdev|bigblk|names/[^/]*)	"
+	manifest "$2" --mtime=$MT | known_filter
 }
 
 # A label and UUID of this run only: other images (other scripts, other
@@ -39,7 +51,7 @@ test_expect_success ROOT,LOOP,PYTHON 'setup: a small image, attached and mounted
 	tune2fs -L "$LABEL" -U "$UUID" fs.img >/dev/null &&
 	dev=$(image_attach fs.img) &&
 	image_mount "$dev" src ro &&
-	manifest src --mtime=$MT | grep -Ev "^(bigdev|bigblk|names/[^/]*)	" >src.man &&
+	manifest src --mtime=$MT | known_filter >src.man &&
 	(cd src && find . -print | sort) | no_names >src.list
 '
 
@@ -61,7 +73,7 @@ test_expect_success ROOT,LOOP,OURDUMP,ORACLE 'dump -f - writes the archive to a 
 test_expect_success ROOT,LOOP,OURDUMP,ORACLE 'dump -f - into restore 0.4b47 -r -f - gives the source tree' '
 	rm -rf rp && mkdir rp &&
 	"$DUMP" -0 -f - -D dd "$dev" 2>/dev/null | (cd rp && "$ORACLE_RESTORE" -r -f -) &&
-	manifest rp --mtime=$MT | grep -Ev "^(bigdev|bigblk|names/[^/]*)	" >rp.man &&
+	manifest rp --mtime=$MT | known_filter >rp.man &&
 	test_cmp src.man rp.man
 '
 

@@ -114,8 +114,93 @@ do
 	'
 done
 
-test_expect_success ROOT,OURDUMP,PYTHON 'old key-letter form equals getopt form; -f - closing line' '
-	"$DUMP" 0uf - e2.img -D dd2 >k.dump 2>k.err &&
+test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental: same base date, same records and dumpdates as dump 0.4b47' '
+	cp e2.img inc.img &&
+	dev=$(image_attach inc.img) &&
+	"$ORACLE_DUMP" -0 -u -D dd.ref -f /dev/null "$dev" 2>/dev/null &&
+	"$DUMP" -0 -u -D dd.our -f /dev/null "$dev" 2>/dev/null &&
+	sed "s/ 0 .*/ 0 DATE/" dd.ref >expect && sed "s/ 0 .*/ 0 DATE/" dd.our >actual &&
+	test_cmp expect actual &&
+	sleep 1 &&
+	image_mount "$dev" mnt &&
+	echo changed >>mnt/names/-leading-dash && mkdir mnt/newdir && echo n >mnt/newdir/f &&
+	image_umount mnt &&
+	cp dd.ref dd.our &&
+	TZ=Asia/Kolkata "$ORACLE_DUMP" -1 -u -L check -D dd.ref -f ref1.dump "$dev" 2>ref1.err &&
+	TZ=Asia/Kolkata "$DUMP" -1 -u -L check -D dd.our -f our1.dump "$dev" 2>our1.err &&
+	grep "Date of last level 0 dump" our1.err &&
+	sed -n "s/.*Date of last level/&/p" ref1.err >expect &&
+	sed -n "s/.*Date of last level/&/p" our1.err >actual &&
+	test_cmp expect actual &&
+	names=$(debugfs -R "stat /names" inc.img 2>/dev/null | sed -n "s/^Inode: \([0-9]*\).*/\1/p") &&
+	echo "DIFFERENT $names" >expect &&
+	"$PYTHON" cmp.py ref1.dump our1.dump >actual &&
+	test_cmp expect actual &&
+	sed "s/:[0-9][0-9] 20/:SS 20/" dd.ref >expect && sed "s/:[0-9][0-9] 20/:SS 20/" dd.our >actual &&
+	test_cmp expect actual &&
+	grep " 1 .* +0530\$" dd.our &&
+	image_detach "$dev"
+'
+
+# ea.py DUMP: every EA record's entries as "ino index name" lines.
+cat >ea.py <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+i = 0
+while i + 1024 <= len(d):
+    h = d[i:i + 1024]; i += 1024
+    if struct.unpack_from('<i', h, 24)[0] != 60012: continue
+    t, ino = struct.unpack_from('<i', h, 0)[0], struct.unpack_from('<I', h, 20)[0]
+    cnt, flags = struct.unpack_from('<i', h, 160)[0], struct.unpack_from('<i', h, 888)[0]
+    if t not in (2, 4): continue
+    n = cnt if flags & 0x8000 else sum(1 for k in range(cnt) if h[164 + k])
+    p = d[i:i + 1024 * n]; i += 1024 * n
+    if not flags & 0x8000: continue
+    magic = struct.unpack_from('<I', p, 0)[0]
+    o = 4 if magic == 0xEA020001 else 32
+    while o + 16 <= len(p) and struct.unpack_from('<I', p, o)[0] != 0:
+        nl, idx = p[o], p[o + 1]
+        print(ino, idx, p[o + 16:o + 16 + nl].decode('latin-1'))
+        o += (nl + 16 + 3) & ~3
+EOF
+
+# holes.py DUMP INO: the c_addr bytes of inode INO's data headers.
+cat >holes.py <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read(); want = int(sys.argv[2]); out = []
+for i in range(0, len(d), 1024):
+    h = d[i:i + 1024]
+    if (struct.unpack_from('<i', h, 24)[0] == 60012 and struct.unpack_from('<i', h, 0)[0] in (2, 4)
+            and struct.unpack_from('<I', h, 20)[0] == want and not struct.unpack_from('<i', h, 888)[0] & 0x8000):
+        out.append(h[164:164 + struct.unpack_from('<i', h, 160)[0]])
+print(b''.join(out).hex())
+EOF
+
+test_expect_success ROOT,LOOP,OURDUMP,PYTHON 'unwritten (preallocated) extents are dumped as holes' '
+	cp e4.img pre.img &&
+	image_mount pre.img pmnt &&
+	head -c 65536 /dev/urandom >pmnt/stale && rm pmnt/stale && sync &&
+	fallocate -l 40960 pmnt/pre.bin &&
+	printf x | dd of=pmnt/pre.bin bs=1 seek=20480 conv=notrunc 2>/dev/null &&
+	ino=$(stat -c %i pmnt/pre.bin) &&
+	image_umount pmnt &&
+	"$DUMP" -0 -f pre.dump -D dd pre.img 2>pre.err &&
+	"$PYTHON" holes.py pre.dump $ino >actual &&
+	# 10 fs blocks, 4 slots each: only block 5 (slots 20-23) was written.
+	printf "%040d01010101%032d\n" 0 0 >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success ROOT,OURDUMP,PYTHON 'inline data: no system.data entry in any EA record' '
+	make_image ext4-inline inl.img small &&
+	"$DUMP" -0 -f inl.dump -D dd inl.img 2>inl.err &&
+	"$PYTHON" ea.py inl.dump >ea.list &&
+	test -s ea.list &&
+	! grep "^[0-9]* 7 data\$" ea.list
+'
+
+test_expect_success ROOT,OURDUMP,PYTHON 'Amanda'\''s key-letter form (0usf 1048576 -) equals getopt form; -f - closing line' '
+	"$DUMP" 0usf 1048576 - e2.img -D dd2 >k.dump 2>k.err &&
 	"$DUMP" -0 -u -f - -D dd3 e2.img >g.dump 2>g.err &&
 	same_but_dates k.dump g.dump &&
 	grep "Dumping e2.img (an unlisted file system) to standard output" k.err &&

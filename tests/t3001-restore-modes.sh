@@ -25,6 +25,15 @@ test_expect_success ROOT,LOOP,ORACLE 'setup: a small image and its archives' '
 	truncate -s 64M fs.img &&
 	mke2fs -q -F -t ext4 -b 4096 -d tree fs.img &&
 	dev=$(image_attach fs.img) &&
+	if command -v setfacl >/dev/null
+	then
+		image_mount "$dev" mnt &&
+		setfacl -m u:1234:rw,g:55:r mnt/top &&
+		setfacl -d -m u:1234:rwx mnt/d &&
+		setfattr -n user.note -v "some value" mnt/d/e/f &&
+		(cd mnt && getfacl -n top d) >acl.expect &&
+		image_umount mnt
+	fi &&
 	"$ORACLE_DUMP" -0 -f a.dump "$dev" 2>/dev/null &&
 	"$ORACLE_DUMP" -0 -z -f az.dump "$dev" 2>/dev/null &&
 	"$ORACLE_DUMP" -0 -j -f aj.dump "$dev" 2>/dev/null &&
@@ -68,6 +77,18 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'a 1 GiB file with 4 KiB of data
 	test $(stat -c %s r/sparse1g) = 1073741824 &&
 	test $(stat -c %b r/sparse1g) -le 64 &&
 	cmp tree/sparse1g r/sparse1g
+'
+
+command -v getfacl >/dev/null && test_set_prereq ACL
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,ACL 'ACLs and EAs come back; -C sees them equal' '
+	(cd r && getfacl -n top d) >acl.actual &&
+	test_cmp acl.expect acl.actual &&
+	test "$(getfattr --only-values -n user.note r/d/e/f)" = "some value" &&
+	"$RESTORE" -C -f a.dump -D "$PWD/r" >c.out 2>&1 &&
+	test_when_finished "setfattr -n user.note -v \"some value\" r/d/e/f" &&
+	setfattr -n user.note -v "other" r/d/e/f &&
+	test_must_fail "$RESTORE" -C -f a.dump -D "$PWD/r" >c2.out 2>&1 &&
+	grep "^\./d/e/f: EA user.note value changed" c2.out
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,TAPETOOL 'a byte-swapped archive reads the same' '

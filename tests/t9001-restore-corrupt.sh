@@ -109,13 +109,16 @@ do
 	done
 done <scenarios.tsv
 
-# Input that is not an archive at all must fail, in every mode.
+# Input that is not an archive at all fails with status 1, in every mode.
 for s in badfirst empty zeros
 do
-	test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
-		"$s: restore -t exits non-zero" "
-		hostile_run t $s.dump && test \$hostile_rc != 0
-	"
+	for mode in r x t tp
+	do
+		test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+			"$s: restore ($mode) exits 1" "
+			hostile_run $mode $s.dump && test \$hostile_rc = 1
+		"
+	done
 done
 
 test_done

@@ -10,20 +10,20 @@ restore must list and restore the swapped archive exactly as the original.'
 . "$(dirname "$0")/lib.sh"
 . "$HELPERS/hostile.sh"
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: dump a populated image' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'setup: dump a populated image' '
 	make_image ext4 fs.img small &&
 	dev=$(image_attach fs.img) &&
 	"$ORACLE_DUMP" -0 -f native.dump "$dev" 2>dump.err &&
 	"$TAPETOOL" swap native.dump swapped.dump
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'swapping twice gives the original bytes' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'swapping twice gives the original bytes' '
 	"$TAPETOOL" swap swapped.dump back.dump &&
 	cmp native.dump back.dump &&
 	! cmp -s native.dump swapped.dump
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'the swapped archive has the same headers' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'the swapped archive has the same headers' '
 	"$TAPETOOL" list native.dump | sed 1d >list.native &&
 	"$TAPETOOL" list swapped.dump >list.swapped.raw &&
 	head -n 1 list.swapped.raw | grep "byte-swapped" &&
@@ -44,7 +44,7 @@ swap_restore() {
 	manifest "$3" --no-root >"$3.manifest"
 }
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'restore 0.4b47 swaps and restores the same tree' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'restore 0.4b47 swaps and restores the same tree' '
 	"$ORACLE_RESTORE" -tvf swapped.dump >oracle.tv 2>&1 </dev/null &&
 	grep "^Note: Doing Byte swapping" oracle.tv &&
 	"$ORACLE_RESTORE" -tf native.dump >oracle.t.native 2>/dev/null </dev/null &&
@@ -55,24 +55,24 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'restore 0.4b47 swaps and restores
 	test_cmp oracle-native.manifest oracle-swapped.manifest
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'our restore -tv says it swaps' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'our restore -tv says it swaps' '
 	timeout 300 "$RESTORE" -tvf swapped.dump >ours.tv 2>&1 </dev/null &&
 	grep "^Note: Doing Byte swapping" ours.tv
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'our restore -t lists the swapped archive like the original' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'our restore -t lists the swapped archive like the original' '
 	timeout 300 "$RESTORE" -tf native.dump >ours.t.native 2>ours.t.native.err </dev/null &&
 	timeout 300 "$RESTORE" -tf swapped.dump >ours.t.swapped 2>ours.t.swapped.err </dev/null &&
 	test_cmp ours.t.native ours.t.swapped
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'our restore -r of the swapped archive gives the same tree' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'our restore -r of the swapped archive gives the same tree' '
 	swap_restore "$RESTORE" native.dump ours-native &&
 	swap_restore "$RESTORE" swapped.dump ours-swapped &&
 	test_cmp ours-native.manifest ours-swapped.manifest
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'our restore -x of a subset of the swapped archive' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'our restore -x of a subset of the swapped archive' '
 	rm -rf sub-native sub-swapped && mkdir sub-native sub-swapped &&
 	(cd sub-native && timeout 300 "$RESTORE" -x -a -o -y -f ../native.dump \
 		./dir ./names </dev/null) &&
@@ -84,7 +84,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'our restore -x of a su
 	grep "c\\.txt" sub-swapped.manifest
 '
 
-test_expect_success ROOT,LOOP,TAPETOOL,OURDUMP,OURRESTORE 'an archive of our dump, swapped, restores the same' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURDUMP,OURRESTORE 'an archive of our dump, swapped, restores the same' '
 	"$DUMP" -0 -f ourdump.dump "$dev" 2>ourdump.err &&
 	"$TAPETOOL" swap ourdump.dump ourdump.swapped &&
 	"$TAPETOOL" swap ourdump.swapped ourdump.back &&

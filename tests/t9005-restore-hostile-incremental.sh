@@ -13,7 +13,7 @@ the link).'
 . "$(dirname "$0")/lib.sh"
 . "$HELPERS/hostile.sh"
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: level 0, renames and type changes, level 1' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'setup: level 0, renames and type changes, level 1' '
 	hostile_base &&
 	mv base.dump level0.dump &&
 	date0=$(od -An -t d4 -j 4 -N 4 level0.dump | tr -d " ") &&
@@ -60,7 +60,7 @@ incr_run() {
 
 # Until restore -r applies incrementals, the result checks below are
 # skipped (RESTORE_INCREMENTAL); the safety check runs regardless.
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'restore -r of both levels stays inside the target' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'restore -r of both levels stays inside the target' '
 	incr_run &&
 	if ! grep -i "not supported" incr.err >/dev/null
 	then
@@ -68,7 +68,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE 'restore -r of both lev
 	fi
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE,RESTORE_INCREMENTAL 'the names that changed kind are right' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE,RESTORE_INCREMENTAL 'the names that changed kind are right' '
 	test "$(readlink "$BOX/target/zdir")" = "$BOX/sentinel" &&
 	test "$(cat "$BOX/target/newdir/victim")" = CHANGED &&
 	test -d "$BOX/target/aaa" && ! test -L "$BOX/target/aaa" &&
@@ -80,7 +80,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE,RESTORE_INCREMENTAL 'th
 	test "$(cat "$BOX/target/lnknew")" = NEW
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE,RESTORE_INCREMENTAL 'the rebuilt tree equals the source' '
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE,RESTORE_INCREMENTAL 'the rebuilt tree equals the source' '
 	rm -f "$BOX/target/restoresymtable" &&
 	manifest "$BOX/target" --no-root --mtime=s >target.manifest &&
 	test_cmp source.manifest target.manifest

@@ -17,11 +17,13 @@
 #   mfile ("ATTACK")   sub/deep/f  sub/payload   up -> ../sentinel
 #   zdir/outside_new  zdir/victim ("ATTACK")   zzz (the last file)
 #
-# hostile_run MODE ARCHIVE runs $RESTORE (or $HOSTILE_RESTORE) in MODE r, x or t
-# (rp, xp, tp: archive on a pipe) inside a fresh
-# box/target, under `timeout`, with stdin from /dev/null; it leaves the
-# exit status in hostile_rc and stderr in hostile.err, and fails when the
-# run timed out, died by a signal, or changed anything outside the target.
+# hostile_run MODE ARCHIVE [OPTIONS] runs $RESTORE (or $HOSTILE_RESTORE)
+# in MODE r, x or t (rp, xp, tp: the archive on a pipe, -f -) inside a
+# fresh box/target, without a controlling terminal and under `timeout`;
+# it leaves the exit status in hostile_rc, stdout in hostile.out and
+# stderr in hostile.err, and fails when the run timed out, died by a
+# signal, printed a sanitizer report, or changed anything outside the
+# target.  HOSTILE_TIMEOUT (seconds, default 60) bounds each run.
 
 TAPETOOL=$HELPERS/tapetool
 HOSTILE_TIMEOUT=${HOSTILE_TIMEOUT:-60}
@@ -127,6 +129,7 @@ hostile_run() {
 		>hostile.out 2>hostile.err
 	hostile_rc=$?
 	cat hostile.err >&2
+	echo "hostile_run: $hostile_mode $(basename "$hostile_ar"): exit $hostile_rc" >&2
 	if test $hostile_rc = 137 || test $hostile_rc = 124
 	then
 		echo "hostile_run: restore timed out or was killed" >&2
@@ -135,6 +138,13 @@ hostile_run() {
 	if test $hostile_rc -ge 128
 	then
 		echo "hostile_run: restore died by signal $((hostile_rc - 128))" >&2
+		return 1
+	fi
+	# restore's statuses are 0 (done), 1 (errors), 2 (-C differences)
+	# and 3 (lost rmt connection): none of these runs may give 2 or 3.
+	if test $hostile_rc -gt 1
+	then
+		echo "hostile_run: unexpected exit status $hostile_rc" >&2
 		return 1
 	fi
 	if grep -E 'AddressSanitizer|runtime error:|LeakSanitizer' \
@@ -153,15 +163,16 @@ hostile_run() {
 	return 0
 }
 
-# hostile_stderr_matches ERE: restore's stderr of the last run names it.
-hostile_stderr_matches() {
-	grep -E -i -e "$1" hostile.err >/dev/null || {
-		echo "stderr does not match /$1/" >&2
-		return 1
-	}
-}
-
 # The last run restored FILE of the source tree with its content.
 hostile_restored() {
 	cmp "src/$1" "$BOX/target/$1"
+}
+
+# oracle_run: hostile_run with restore 0.4b47, to show a scenario is real.
+oracle_run() {
+	HOSTILE_RESTORE=$ORACLE_RESTORE
+	hostile_run "$@"
+	oracle_rc=$?
+	HOSTILE_RESTORE=
+	return $oracle_rc
 }

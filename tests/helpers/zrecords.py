@@ -16,6 +16,17 @@
       "records=N compressed=C raw=R method=M"; exit 1 on any problem.
   zrecords.py sizes VOLUME
       Print the output size of each record of the volume, one per line.
+  zrecords.py split LIMIT_KB VOLUME...
+      Check where a compressed dump with -B LIMIT_KB switched volumes
+      (tape-format.md 14, as 0.4b47): a volume ends after record r when
+      the bytes of its records up to r-2 plus 3 x (record + 4) reach
+      LIMIT_KB KiB, and not at an earlier record.  Every volume but the
+      last is checked; exit 1 on any problem.
+  zrecords.py volhdr VOLUME...
+      Print the fields of each volume's first header that tell where the
+      volume starts: type, c_volume, c_tapea, c_firstrec, c_count,
+      c_inumber, c_flags, c_ntrec (compressed or not: the first record is
+      raw), one line per volume.
 """
 import bz2
 import struct
@@ -110,6 +121,38 @@ def main(argv):
         print('records=%d compressed=%d raw=%d method=%s'
               % (n, ncomp, nraw, ','.join(str(x) for x in sorted(methods))))
         return 1 if bad else 0
+    if len(argv) >= 4 and argv[1] == 'split':
+        limit = int(argv[2]) * TP_BSIZE
+        bad = 0
+        for vol in argv[3:-1]:
+            sizes = [len(p) + (0 if c is None else 4)
+                     for c, m, p, rec in records(vol)]
+            rec = sizes[0]
+            ahead = 3 * (rec + 4)
+            cum = [0]
+            for x in sizes:
+                cum.append(cum[-1] + x)
+            last = len(sizes) - 1
+
+            def switches(r):
+                return cum[max(r - 1, 0)] + ahead >= limit
+            if not switches(last) or any(switches(r) for r in range(last)):
+                print('%s: volume ends after record %d of %d bytes: wrong'
+                      % (vol, last, cum[-1]))
+                bad += 1
+        return 1 if bad else 0
+    if len(argv) >= 3 and argv[1] == 'volhdr':
+        for vol in argv[2:]:
+            with open(vol, 'rb') as f:
+                h = f.read(TP_BSIZE)
+            t = struct.unpack_from('<i', h, 0)[0]
+            vn, tapea, ino = struct.unpack_from('<iII', h, 12)
+            count = struct.unpack_from('<i', h, 160)[0]
+            flags, firstrec, ntrec = struct.unpack_from('<iii', h, 888)
+            print('type=%d volume=%d tapea=%d firstrec=%d count=%d ino=%d '
+                  'flags=0x%x ntrec=%d' % (t, vn, tapea, firstrec, count,
+                                          ino, flags, ntrec))
+        return 0
     if len(argv) == 3 and argv[1] == 'sizes':
         for c, m, payload, _ in records(argv[2]):
             print(len(payload) + (0 if c is None else 4))
