@@ -12,10 +12,14 @@ REF_DUMP=${REF_DUMP:-$TOP/tests/oracle/sbin/dump}
 REF_RESTORE=${REF_RESTORE:-$TOP/tests/oracle/sbin/restore}
 RUNS=${RUNS:-3}
 WORK=${BENCH_WORK:-$(mktemp -d /var/tmp/dumpbench.XXXXXX)}
-LOOPS=""
+
+# Loop devices we attached, one per line: bench_image runs inside $(...),
+# so a shell variable would not survive it.
+LOOPS_FILE=$WORK/.loops
+: > "$LOOPS_FILE"
 
 bench_cleanup() {
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null || :; done
+	while read -r l; do losetup -d "$l" 2>/dev/null || :; done < "$LOOPS_FILE"
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$WORK"
 }
 trap bench_cleanup EXIT INT TERM
@@ -57,7 +61,7 @@ PY
 bench_image() {
 	mke2fs -q -F -t ext4 -b 4096 -d "$2" "$1" "${3}M"
 	dev=$(losetup -f --show "$1")
-	LOOPS="$LOOPS $dev"
+	echo "$dev" >> "$LOOPS_FILE"
 	echo "$dev"
 }
 

@@ -45,6 +45,7 @@ struct dump_opts {
 	int estimate_only;		/* -S */
 	const char *dumpdates;		/* -D */
 	const char *base_date;		/* -T, instead of dumpdates */
+	time_t base_ddate;		/* -T, parsed */
 	int honor_level;		/* -h */
 	uint32_t *excluded;		/* -e / -E inode numbers */
 	size_t nexcluded;
@@ -55,7 +56,11 @@ struct dump_opts {
 	long *volsize;			/* -B list, 1 KiB blocks */
 	int nvolsize;
 	int multi;			/* -M */
-	int length_opt;			/* last of -c/-d/-s given, or 0 */
+	long length_feet;		/* -s, 0: not given */
+	long density;			/* -d in bpi, 0: not given */
+	int cartridge;			/* -c */
+	const char *volscript;		/* -F, NULL: none */
+	int metadata_only;		/* -m */
 };
 
 /* The file system being dumped, as resolved from the operand. */
@@ -77,6 +82,7 @@ struct dump_maps {
 	uint8_t *dumped;		/* TS_BITS: inodes on this dump */
 	uint8_t *dirs;			/* candidate directories */
 	uint8_t *excluded;		/* -e/-E, nodump, journal, resize */
+	uint8_t *metaonly;		/* -m: inode without its data */
 	uint64_t estimate;		/* tape blocks, behaviour.md 2 */
 };
 
@@ -136,6 +142,17 @@ void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	     const struct tape_dinode *d);
 
 /* itime.c */
+struct itime_rec {
+	char *ident;			/* the file-system argument as given */
+	int level;
+	time_t date;
+};
+struct itime_list {
+	struct itime_rec *r;
+	size_t n, cap;
+};
+int itime_load(const char *path, struct itime_list *l);
+void itime_free(struct itime_list *l);
 struct itime_base {
 	time_t ddate;			/* 0: no base (level 0) */
 	int level;			/* level of the base dump */
@@ -144,6 +161,9 @@ struct itime_base {
 void itime_read(const struct dump_opts *o, struct itime_base *base);
 int itime_parse_date(const char *s, time_t *out);
 int itime_update(const struct dump_opts *o, time_t date);
+
+/* report.c */
+int report_dumpdates(const struct dump_opts *o, int all);
 
 /* optr.c (besides optr.h) */
 void optr_fs_error(long code, const char *what, const char *obj);

@@ -402,7 +402,15 @@ void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	union u_spcl h;
 
 	inode_fill_dinode(dfs, in, &d);
-	if (LINUX_S_ISDIR(mode)) {
+	if (map_test(maps->metaonly, ino)) {
+		if (o->verbose)
+			msg("dumping regular inode %u (meta only)\n", ino);
+		d.di_size = 0;
+		inode_new_header(&h, TS_INODE, ino);
+		h.s_spcl.c_dinode = d;
+		h.s_spcl.c_flags = DR_METAONLY;
+		tape_header(&h);
+	} else if (LINUX_S_ISDIR(mode)) {
 		if (o->verbose)
 			msg("dumping directory inode %u\n", ino);
 		dump_directory(dfs, maps, ino, &d);

@@ -42,17 +42,6 @@
 #define TMP_SUFFIX	".XXXXXX"
 #define NEW_FILE_MODE	0644
 
-struct itime_rec {
-	char *ident;
-	int level;
-	time_t date;
-};
-
-struct itime_list {
-	struct itime_rec *r;
-	size_t n, cap;
-};
-
 static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
 static long num_at(const char *s, size_t col)
@@ -91,11 +80,12 @@ int itime_parse_date(const char *s, time_t *out)
 		*out = timegm(&tm) - (tz < 0 ? -1 : 1) *
 		       ((mag / TZ_HOUR_DIV) * SECS_PER_HOUR +
 			(mag % TZ_HOUR_DIV) * SECS_PER_MIN);
-		return 0;
+	} else {
+		tm.tm_isdst = -1;
+		*out = mktime(&tm);
 	}
-	tm.tm_isdst = -1;
-	*out = mktime(&tm);
-	return 0;
+	/* Like 0.4b47, a date before 1970 (or none) makes the line bad. */
+	return *out < 0 ? -1 : 0;
 }
 
 /* Parse one line; -1 if it is not a valid record. */
@@ -138,7 +128,7 @@ static void read_records(FILE *f, const char *path, struct itime_list *l)
 	}
 }
 
-static void free_records(struct itime_list *l)
+void itime_free(struct itime_list *l)
 {
 	size_t i;
 
@@ -148,21 +138,39 @@ static void free_records(struct itime_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/*
+ * All valid records of path (up to the first bad line), read under a
+ * shared lock.  A missing file gets 0.4b47's warning; returns -1 then.
+ */
+int itime_load(const char *path, struct itime_list *l)
+{
+	struct flock fl;
+	FILE *f;
+
+	memset(l, 0, sizeof(*l));
+	f = fopen(path, "r");
+	if (f == NULL) {
+		msg("WARNING: no file `%s'\n", path);
+		return -1;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_RDLCK;
+	fl.l_whence = SEEK_SET;
+	(void)fcntl(fileno(f), F_SETLKW, &fl);
+	read_records(f, path, l);
+	fclose(f);
+	return 0;
+}
+
 void itime_read(const struct dump_opts *o, struct itime_base *base)
 {
 	struct itime_list l;
-	struct flock fl;
+	struct stat st;
 	FILE *f;
 	size_t i;
 
 	memset(base, 0, sizeof(*base));
-	memset(&l, 0, sizeof(l));
-	f = fopen(o->dumpdates, "r");
-	if (f == NULL) {
-		if (!o->update) {
-			msg("WARNING: no file `%s'\n", o->dumpdates);
-			return;
-		}
+	if (o->update && stat(o->dumpdates, &st) < 0 && errno == ENOENT) {
 		msg("WARNING: no file `%s', making an empty one\n",
 		    o->dumpdates);
 		f = fopen(o->dumpdates, "w");
@@ -173,12 +181,8 @@ void itime_read(const struct dump_opts *o, struct itime_base *base)
 		}
 		return;
 	}
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_RDLCK;
-	fl.l_whence = SEEK_SET;
-	(void)fcntl(fileno(f), F_SETLKW, &fl);
-	read_records(f, o->dumpdates, &l);
-	fclose(f);
+	if (itime_load(o->dumpdates, &l) < 0)
+		return;
 	for (i = 0; i < l.n; i++) {
 		if (strcmp(l.r[i].ident, o->operand) != 0 ||
 		    l.r[i].level >= o->level)
@@ -189,7 +193,7 @@ void itime_read(const struct dump_opts *o, struct itime_base *base)
 			base->level = l.r[i].level;
 		}
 	}
-	free_records(&l);
+	itime_free(&l);
 }
 
 /* "<ident> <level> <asctime> <+hhmm>\n" in the current local zone. */
@@ -296,7 +300,7 @@ int itime_update(const struct dump_opts *o, time_t date)
 	}
 	l.r[i].date = date;
 	rc = write_all(o->dumpdates, &l);
-	free_records(&l);
+	itime_free(&l);
 	if (close(lfd) < 0)
 		rc = -1;
 	free(lockpath);

@@ -25,6 +25,18 @@
 
 #define BYTES_PER_MB	(1024.0 * 1024.0)
 #define RATIO_ROUND	0.0005		/* 0.4b47 rounds the ratio up */
+/* Tape-length estimate (behaviour.md 2): densities in bytes per 0.1",
+ * lengths in feet, inter-record gaps in 0.1". */
+#define BPI_PER_DENSITY		10
+#define DEFAULT_DENSITY		160.0	/* 1600 bpi 9-track */
+#define CARTRIDGE_DENSITY	100.0	/* -c: 8000 bpi, as 0.4b47 counts */
+#define DENSITY_6250		625.0
+#define DEFAULT_FEET		2300L
+#define CARTRIDGE_FEET		1700L
+#define TENTHS_PER_FOOT		120.0	/* 12 inches of 10 tenths */
+#define CARTRIDGE_GAP_EST	15.48	/* streaming stop per record */
+#define GAP_6250_EST		3.0
+#define GAP_OTHER_EST		7.0
 
 static void copy_field(char *dst, size_t size, const char *src)
 {
@@ -124,6 +136,10 @@ static void fill_tape_config(const struct dump_opts *o,
 	c->nvolsize = o->nvolsize;
 	c->multi = o->multi;
 	c->noask = o->quiet;
+	c->length_feet = o->length_feet;
+	c->density = o->density;
+	c->cartridge = o->cartridge;
+	c->volscript = o->volscript;
 }
 
 static void start_messages(const struct dump_opts *o,
@@ -156,30 +172,38 @@ static void start_messages(const struct dump_opts *o,
 		msg("Compressing output (lzo)\n");
 }
 
-/*
- * "estimated N blocks." or, with -B, "estimated N blocks on X.XX
- * tape(s).": the volumes are counted by taking the -B sizes off the
- * estimate in turn (the last size repeats), the rest as a fraction of the
- * size at hand; each further volume adds its header and maps
- * (behaviour.md 2).
- */
-static void estimate_message(const struct dump_opts *o,
-			     const struct dump_maps *maps)
+/* Whether volumes end by size (-B) or computed tape length (-c/-d/-s):
+ * on standard output they never do. */
+static int sized_volumes(const struct dump_opts *o)
 {
-	uint64_t est = maps->estimate, mapblocks = maps->mapsize / TP_BSIZE;
+	if (strcmp(o->output, "-") == 0)
+		return 0;
+	return o->nvolsize > 0 || o->cartridge || o->density != 0 ||
+	       o->length_feet != 0;
+}
+
+/*
+ * -B: the volumes are counted by taking the sizes off the estimate in
+ * turn (the last size repeats, uncompressed sizes rounded down to whole
+ * records), the rest as a fraction of the size at hand.
+ */
+static double tapes_by_size(const struct dump_opts *o, uint64_t est)
+{
 	double rest = (double)est, tapes = 0.0, size;
-	uint64_t volumes;
 	int i = 0;
 
-	if (o->nvolsize == 0) {
-		msg("estimated %llu blocks.\n", (unsigned long long)
-		    (est + 1 + (uint64_t)o->ntrec));
-		return;
-	}
 	for (;;) {
 		size = (double)o->volsize[i];
 		if (o->compress == COMP_NONE && o->volsize[i] >= o->ntrec)
 			size = (double)(o->volsize[i] / o->ntrec * o->ntrec);
+		if (i == o->nvolsize - 1 && rest > size) {
+			/* the repeating size: all its whole volumes at once
+			 * (a -B 1 on a big file system is no long loop) */
+			uint64_t k = ((uint64_t)rest - 1) / (uint64_t)size;
+
+			rest -= (double)k * size;
+			tapes += (double)k;
+		}
 		if (rest <= size)
 			break;
 		rest -= size;
@@ -187,7 +211,57 @@ static void estimate_message(const struct dump_opts *o,
 		if (i < o->nvolsize - 1)
 			i++;
 	}
-	tapes += rest / size;
+	return tapes + rest / size;
+}
+
+/*
+ * -c/-d/-s: tape used by the data at the density plus one gap per
+ * record, over the tape length; density in bytes per 0.1", lengths in
+ * 0.1" (behaviour.md 2).  The cartridge gap is fractional there, unlike
+ * the whole tenths the writer counts per record.
+ */
+static double tapes_by_length(const struct dump_opts *o, uint64_t est)
+{
+	double density, tsize, gap;
+
+	if (o->density != 0)
+		density = (double)(o->density / BPI_PER_DENSITY);
+	else
+		density = o->cartridge ? CARTRIDGE_DENSITY : DEFAULT_DENSITY;
+	if (o->length_feet != 0)
+		tsize = (double)o->length_feet * TENTHS_PER_FOOT;
+	else
+		tsize = (double)(o->cartridge ? CARTRIDGE_FEET : DEFAULT_FEET) *
+			TENTHS_PER_FOOT;
+	if (o->cartridge)
+		gap = CARTRIDGE_GAP_EST;
+	else
+		gap = density == DENSITY_6250 ? GAP_6250_EST : GAP_OTHER_EST;
+	return ((double)est * TP_BSIZE / density +
+		(double)est / o->ntrec * gap) / tsize;
+}
+
+/*
+ * "estimated N blocks." or, when volumes end by size or tape length,
+ * "estimated N blocks on X.XX tape(s).", N then counting the header and
+ * maps each further volume adds (behaviour.md 2).
+ */
+static void estimate_message(const struct dump_opts *o,
+			     const struct dump_maps *maps)
+{
+	uint64_t est = maps->estimate, mapblocks = maps->mapsize / TP_BSIZE;
+	uint64_t volumes;
+	double tapes;
+
+	if (!sized_volumes(o)) {
+		msg("estimated %llu blocks.\n", (unsigned long long)
+		    (est + 1 + (uint64_t)o->ntrec));
+		return;
+	}
+	if (o->nvolsize > 0)
+		tapes = tapes_by_size(o, est);
+	else
+		tapes = tapes_by_length(o, est);
 	volumes = (uint64_t)tapes + 1;
 	est += (volumes - 1) * (mapblocks + 1) + volumes + (uint64_t)o->ntrec;
 	msg("estimated %llu blocks on %3.2f tape(s).\n",
@@ -199,11 +273,7 @@ static void base_from_option(const struct dump_opts *o,
 			     struct itime_base *base)
 {
 	memset(base, 0, sizeof(*base));
-	if (itime_parse_date(o->base_date, &base->ddate) < 0) {
-		msg("bad time \"%s\"\n", o->base_date);
-		msg("The ENTIRE dump is aborted.\n");
-		exit(X_STARTUP);
-	}
+	base->ddate = o->base_ddate;
 	base->found = 1;
 }
 

@@ -52,9 +52,11 @@ static _Noreturn void usage(void)
 	fprintf(stderr, "%s %s (using libext2fs %s of %s)\n", progname,
 		PACKAGE_VERSION, ver, date);
 	fprintf(stderr,
-"usage:\t%s [-level#] [-aqSuv] [-b blocksize] [-D file] [-e inode#,inode#,...]\n"
-"\t\t[-E file] [-f file] [-h level] [-I nr errors] [-L label] filesystem\n",
-		progname);
+"usage:\t%s [-level#] [-acmMnqSuv] [-A file] [-B records] [-b blocksize]\n"
+"\t                    [-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
+"\t                    [-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
+"\t                    [-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
+"\t%s [-W | -w]\n", progname, progname);
 	exit(X_STARTUP);
 }
 
@@ -214,8 +216,9 @@ static char **convert_key_letters(int *argcp, char **argv)
 		nv[n++] = opt;
 		if (strchr(KEY_ARG_LETTERS, *k) != NULL) {
 			if (next >= argc) {
+				/* unquoted, unlike getopt's */
 				fprintf(stderr, "%s: option requires an "
-					"argument -- '%c'\n", progname, *k);
+					"argument -- %c\n", progname, *k);
 				usage();
 			}
 			nv[n++] = argv[next++];
@@ -240,6 +243,32 @@ static void parse_output(struct dump_opts *o, const char *f)
 		exit(X_STARTUP);
 	}
 	o->output = f;
+}
+
+/*
+ * -a (write until end of media) excludes every volume-size option; the
+ * one named is the first of B, c, d, s given, whatever their order on
+ * the command line (as 0.4b47).
+ */
+static void check_all_media(const struct dump_opts *o)
+{
+	int c;
+
+	if (!o->all_media)
+		return;
+	if (o->nvolsize > 0)
+		c = 'B';
+	else if (o->cartridge)
+		c = 'c';
+	else if (o->density != 0)
+		c = 'd';
+	else if (o->length_feet != 0)
+		c = 's';
+	else
+		return;
+	msg("You cannot use the a and %c flags together.\n", c);
+	msg("The ENTIRE dump is aborted.\n");
+	exit(X_STARTUP);
 }
 
 /*
@@ -281,17 +310,17 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			b_given = 1;
 			break;
 		case 'c':
-			o->length_opt = 'c';
+			o->cartridge = 1;
 			break;
 		case 'd':
-			o->length_opt = 'd';
-			if (numarg("density", optarg, MIN_DENSITY,
-				   MAX_DENSITY) >= HIGH_DENSITY && !b_given)
+			o->density = numarg("density", optarg, MIN_DENSITY,
+					    MAX_DENSITY);
+			if (o->density >= HIGH_DENSITY && !b_given)
 				o->ntrec = HIGHDENSITYTREC;
 			break;
 		case 's':
-			o->length_opt = 's';
-			(void)numarg("tape size", optarg, 1, NO_UPPER_BOUND);
+			o->length_feet = numarg("tape size", optarg, 1,
+						NO_UPPER_BOUND);
 			break;
 		case 'D':
 			o->dumpdates = optarg;
@@ -305,8 +334,14 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'f':
 			parse_output(o, optarg);
 			break;
+		case 'F':
+			o->volscript = optarg;
+			break;
 		case 'j':
 			set_compress(o, COMP_BZLIB, optarg);
+			break;
+		case 'm':
+			o->metadata_only = 1;
 			break;
 		case 'M':
 			o->multi = 1;
@@ -336,7 +371,14 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			o->estimate_only = 1;
 			break;
 		case 'T':
+			/* checked when seen: a bad date wins over any
+			 * error of a later option (as 0.4b47) */
 			o->base_date = optarg;
+			if (itime_parse_date(optarg, &o->base_ddate) < 0) {
+				msg("bad time \"%s\"\n", optarg);
+				msg("The ENTIRE dump is aborted.\n");
+				exit(X_STARTUP);
+			}
 			break;
 		case 'u':
 			o->update = 1;
@@ -344,25 +386,18 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
-		case 'A': case 'F': case 'm': case 'n': case 'Q': case 'W':
+		case 'W':
 		case 'w':
+			/* Done when seen: later options do not apply. */
+			exit(report_dumpdates(o, c == 'W'));
+		case 'A': case 'n': case 'Q':
 			unsupported(c);
 		default:
 			usage();
 		}
 	}
-	if (optind >= argc)
-		usage();
-	/* Tape-length options only shape volume changes, which a pipe
-	 * never has: there they are accepted and have no effect. */
-	if (o->length_opt != 0 && strcmp(o->output, "-") != 0) {
-		fprintf(stderr, "%s: option -%c (tape length) is not supported "
-			"yet with an output other than standard output\n",
-			progname, o->length_opt);
-		exit(X_STARTUP);
-	}
-	if (o->all_media && o->nvolsize > 0) {
-		msg("You cannot use the a and B flags together.\n");
+	if (optind >= argc) {
+		msg("Must specify disk or filesystem\n");
 		msg("The ENTIRE dump is aborted.\n");
 		exit(X_STARTUP);
 	}
@@ -371,6 +406,7 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		msg("The ENTIRE dump is aborted.\n");
 		exit(X_STARTUP);
 	}
+	check_all_media(o);
 	if (argc - optind > 1) {
 		int i;
 

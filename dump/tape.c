@@ -40,8 +40,10 @@
  * decides what an interrupt means) and leave only through _exit().
  *
  * tape_finish() pads the last record with TS_END headers and marks it
- * last, closes the sockets, and waits for every helper: the writer exits
- * 0 only after the output was fsynced (files, block devices) and closed.
+ * last, waits for the writer (which exits 0 only after the output was
+ * fsynced - files, block devices - and closed; an end of media there
+ * still starts a new volume), then closes the sockets and waits for the
+ * slaves.
  *
  * Compression.  Each slave compresses the records it assembled (three
  * at once), so the master only sets DR_COMPRESSED in every header and
@@ -61,7 +63,22 @@
  * has the writer open it, and queues the new volume's TS_TAPE, built
  * from the last data header queued so that it carries that inode's
  * c_dinode and c_addr and, in c_count, how many of its data blocks are
- * still to come (tape-format.md 14.1).
+ * still to come (tape-format.md 14.1).  Length mode (-s/-d/-c) is the
+ * same with 0.4b47's tape arithmetic instead of a byte count.  Between
+ * volumes the -F script runs, with its exit-status protocol.
+ *
+ * End of media.  When a write returns 0 or ENOSPC (not on pipes) the
+ * writer cuts a regular file back to its last complete record, closes
+ * the volume and reports the first record that did not land; it then
+ * discards records as they arrive, so nobody blocks, until the master
+ * reacts (after the record it is sending, or while it finishes).  The
+ * master keeps every record it sent until the writer reports it written
+ * (the slave packet's items and inline blocks: a few MiB at most), so
+ * it can queue the lost records again, block for block with their own
+ * numbers, behind the next volume's header, which shares the number of
+ * the first of them (tape-format.md 14.3).  Being queued anew, they are
+ * re-blocked, re-compressed and numbered like any records, and c_firstrec
+ * counts the whole records really written on earlier volumes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -106,6 +123,21 @@
  * when it decides (0.4b47's three writers), counted as full size. */
 #define LOOKAHEAD_RECORDS	3
 #define LOOKBEHIND_RECORDS	2
+/* Length mode (-s/-d/-c), in 0.1 inch like 0.4b47: tape length, bytes
+ * per 0.1 inch, and the inter-record gap added per record. */
+#define TENTHS_PER_FOOT		120
+#define DEFAULT_FEET		2300
+#define CARTRIDGE_FEET		1700
+#define DEFAULT_DENSITY		160	/* 1600 bpi */
+#define CARTRIDGE_DENSITY	100
+#define DENSITY_6250		625
+#define GAP_CARTRIDGE		16
+#define GAP_6250		5
+#define GAP_OTHER		8
+#define BPI_PER_DENSITY		10
+/* Compressed length mode: records whose size the master does not know
+ * yet, counted as full ones (as 0.4b47). */
+#define LENGTH_LOOKAHEAD	2
 /* Ratio printing: 0.4b47 rounds u/c to 3 decimals by adding 0.0005. */
 #define RATIO_ROUND	0.0005
 
@@ -146,6 +178,10 @@ static uint64_t vol_limit;	/* blocks (uncompressed) or bytes; 0: none */
 static int feedback;		/* compressed volumes of limited size */
 static uint64_t sized_next;	/* next record whose output size to learn */
 static uint64_t vol_known_bytes;	/* output bytes of records < sized_next */
+static uint64_t vol_known_tenths;	/* the same in 0.1 inch of tape */
+static uint64_t tape_tenths;	/* length mode: tape length; 0 if off */
+static uint64_t density;	/* length mode: bytes per 0.1 inch */
+static uint64_t gap_tenths;	/* length mode: per record */
 static uint64_t total_cbytes;	/* output bytes of the finished volumes */
 static int compressed_totals_valid;
 
@@ -575,10 +611,50 @@ learn_sizes(uint64_t rec)
 	while (sized_next < rec) {
 		a.rec = sized_next;
 		wait_ring(poll_sized, &a);
-		if (sized_next >= vol_first_rec)
+		if (sized_next >= vol_first_rec) {
 			vol_known_bytes += a.len;
+			if (tape_tenths != 0)
+				vol_known_tenths += a.len / density +
+				    gap_tenths;
+		}
 		sized_next++;
 	}
+}
+
+/* Length mode: whether the tape is used up after record rec, the tape
+ * used being (record bytes / density + gap) per record.  Compressed,
+ * the sizes of the last two records are not known yet and count as
+ * full records (as 0.4b47). */
+static int
+length_full(uint64_t rec)
+{
+	uint64_t full = ((uint64_t)cfg.ntrec * TP_BSIZE + PREFIX_SIZE) /
+	    density + gap_tenths;
+
+	if (cfg.compress == COMP_NONE)
+		return (rec + 1 - vol_first_rec) *
+		    ((uint64_t)cfg.ntrec * TP_BSIZE / density + gap_tenths) >
+		    tape_tenths;
+	if (rec >= vol_first_rec + LOOKBEHIND_RECORDS)
+		learn_sizes(rec + 1 - LOOKBEHIND_RECORDS);
+	return vol_known_tenths + LENGTH_LOOKAHEAD * full > tape_tenths;
+}
+
+/* Set up length mode from -s/-d/-c (not with -B, nor on a pipe). */
+static void
+length_setup(void)
+{
+	if ((cfg.length_feet == 0 && cfg.density == 0 && !cfg.cartridge) ||
+	    cfg.nvolsize > 0 || writer_is_pipe(&out))
+		return;
+	density = cfg.density > 0 ? (uint64_t)cfg.density / BPI_PER_DENSITY :
+	    cfg.cartridge ? CARTRIDGE_DENSITY : DEFAULT_DENSITY;
+	if (density == 0)
+		density = 1;
+	tape_tenths = (uint64_t)(cfg.length_feet > 0 ? cfg.length_feet :
+	    cfg.cartridge ? CARTRIDGE_FEET : DEFAULT_FEET) * TENTHS_PER_FOOT;
+	gap_tenths = cfg.cartridge ? GAP_CARTRIDGE :
+	    density == DENSITY_6250 ? GAP_6250 : GAP_OTHER;
 }
 
 /* Whether record rec (now complete) is the last of its volume. */
@@ -587,6 +663,8 @@ volume_full(uint64_t rec)
 {
 	uint64_t nrec = rec + 1 - vol_first_rec;
 
+	if (tape_tenths != 0 && !closing)
+		return length_full(rec);
 	if (vol_limit == 0 || closing)
 		return 0;
 	if (cfg.compress == COMP_NONE)
@@ -989,6 +1067,7 @@ begin_volume(const struct hdr_state *vs, int shared_number)
 	vol_first_block = next_lblock();
 	vol_first_rec = nrecords;
 	vol_known_bytes = 0;
+	vol_known_tenths = 0;
 	firstrec = (int32_t)phys_blocks;
 	vol_limit = volume_limit(volume);
 	if (volume_named(volume))
@@ -1020,6 +1099,50 @@ poll_opened(void *arg)
 	struct opened_arg *a = arg;
 
 	return ring_volume_wait_opened(ring, POLL_INTERVAL_MS, &a->err);
+}
+
+/* Exit statuses of the -F script (cli.md 1.5). */
+#define SCRIPT_GO_ON	0	/* next volume ready: do not ask */
+#define SCRIPT_ASK	1	/* ask the operator as usual */
+
+/*
+ * Run the -F script after volume `finished` (written to name), with the
+ * real user and group ids.  Returns 1 when the next volume is ready
+ * without asking, 0 when the operator is to be asked; aborts the dump
+ * on any other outcome.
+ */
+static int
+run_volume_script(const char *name, int finished)
+{
+	size_t len = strlen(cfg.volscript) + strlen(name) + 32;
+	char *cmd = xmalloc(len);
+	int status;
+	pid_t pid, r;
+
+	(void)snprintf(cmd, len, "%s %s %d", cfg.volscript, name, finished);
+	msg("Launching %s\n", cfg.volscript);
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(getgid()) == -1 || setuid(getuid()) == -1)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	if (pid == -1) {
+		msg("Cannot run %s: %s\n", cfg.volscript, strerror(errno));
+		dump_abort();
+	}
+	do
+		r = waitpid(pid, &status, 0);
+	while (r == -1 && errno == EINTR);
+	if (r == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == SCRIPT_GO_ON)
+		return 1;
+	if (r == pid && WIFEXITED(status) && WEXITSTATUS(status) == SCRIPT_ASK)
+		return 0;
+	msg("Dump aborted by the end of tape script\n");
+	dump_abort();
 }
 
 /* No name of its own for the next volume: the operator changes media. */
@@ -1074,7 +1197,8 @@ replay(struct hist_rec *h, size_t n, int skip_header)
 /*
  * The current volume is over: the writer closed it, either after a
  * record marked VOLEND or at end of media.  Print the volume lines,
- * find the next output (-M, the -f list, or the operator), have the
+ * run the -F script, find the next output (-M, the -f list, or the
+ * operator unless the script said the volume is ready), have the
  * writer open it, then start the volume.  After end of media, every
  * record from the first one that did not land is queued again behind
  * the new header (tape-format.md 14.3).
@@ -1087,7 +1211,7 @@ switch_volume(void)
 	struct hist_rec *lost_recs = NULL;
 	uint64_t bytes, lost, r, old_first_rec;
 	size_t nlost = 0;
-	int eom;
+	int eom, ready;
 
 	wait_ring(poll_closed, NULL);
 	eom = ring_volume_take_eom(ring, &lost);
@@ -1128,9 +1252,11 @@ switch_volume(void)
 			lost_recs[r - lost] = hist[r % hist_cap];
 		hist_first = nrecords;
 	}
+	ready = cfg.volscript != NULL &&
+	    run_volume_script(vol_name, volume);
 	volume++;
 	tape_volume_name(&cfg, volume, vol_name, sizeof(vol_name));
-	if (!volume_named(volume))
+	if (!ready && !volume_named(volume))
 		ask_media_change();
 	for (;;) {
 		ring_volume_next(ring, vol_name, nrecords);
@@ -1185,7 +1311,9 @@ tape_start(const struct tape_config *c)
 		    strerror(errno));
 		return -1;
 	}
-	feedback = cfg.compress != COMP_NONE && volume_limit(1) != 0;
+	length_setup();
+	feedback = cfg.compress != COMP_NONE &&
+	    (volume_limit(1) != 0 || tape_tenths != 0);
 	ring = ring_create(cfg.ntrec, cfg.compress != COMP_NONE, feedback);
 	if (ring == NULL) {
 		msg("Cannot allocate the record ring: %s\n", strerror(errno));

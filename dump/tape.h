@@ -46,6 +46,17 @@ struct tape_config {
 	int nvolsize;
 	int multi;		/* -M: volume n goes to <output>%03d */
 	int noask;		/* -q: a question aborts the dump */
+	/* -s feet, -d bpi, -c: volumes end by computed tape length
+	 * (ignored with -B or a pipe).  Zero: not given; the mode is on
+	 * when any of the three is (defaults 2300 ft, 1700 with -c; 1600
+	 * bpi, 100 bytes per 0.1" with -c). */
+	long length_feet;
+	long density;
+	int cartridge;
+	/* -F script: run as "/bin/sh -c '<script> <output> <volume>'" after
+	 * each volume but the last; exit 0: go on without asking, 1: ask as
+	 * usual, else abort.  NULL: none. */
+	const char *volscript;
 };
 
 /*

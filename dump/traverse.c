@@ -101,6 +101,7 @@ static void alloc_maps(const struct dump_fs *dfs, struct dump_maps *maps)
 	maps->dumped = xcalloc(maps->mapsize, 1);
 	maps->dirs = xcalloc(maps->mapsize, 1);
 	maps->excluded = xcalloc(maps->mapsize, 1);
+	maps->metaonly = xcalloc(maps->mapsize, 1);
 	maps->estimate = 2 * (maps->mapsize / TP_BSIZE + 1);
 }
 
@@ -131,9 +132,17 @@ static void map_inode(const struct dump_opts *o, const struct dump_fs *dfs,
 			map_clear(maps->used, ino);
 		return;
 	}
-	if ((uint32_t)in->i_ctime >= (uint32_t)ddate || ino == EXT2_ROOT_INO) {
+	/* The root is always on the dump, but like 0.4b47 the estimate
+	 * counts it only when it changed. */
+	if (ino == EXT2_ROOT_INO)
+		map_set(maps->dumped, ino);
+	if ((uint32_t)in->i_ctime >= (uint32_t)ddate) {
 		map_set(maps->dumped, ino);
 		maps->estimate += blockest(dfs, in);
+		/* -m: only the inode changed, not the data. */
+		if (o->metadata_only && !isdir &&
+		    (uint32_t)in->i_mtime < (uint32_t)ddate)
+			map_set(maps->metaonly, ino);
 	}
 }
 
@@ -287,6 +296,7 @@ void traverse_free_maps(struct dump_maps *maps)
 	free(maps->dumped);
 	free(maps->dirs);
 	free(maps->excluded);
+	free(maps->metaonly);
 	memset(maps, 0, sizeof(*maps));
 }
 

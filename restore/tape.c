@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mtio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -388,9 +390,20 @@ open_input(void)
 static void
 skip_files(void)
 {
-	if (ropt.skipfiles > 1)
+	struct stat st;
+	struct mtop op;
+
+	if (ropt.skipfiles <= 1)
+		return;
+	if (fstat(infd, &st) != 0 || !S_ISCHR(st.st_mode))
 		errx(R_ERROR, "-s %ld: %s holds only one dump file",
 		    ropt.skipfiles, ropt.tape);
+	/* A tape: space forward over n-1 file marks. */
+	op.mt_op = MTFSF;
+	op.mt_count = (int)(ropt.skipfiles - 1);
+	if (ioctl(infd, MTIOCTOP, &op) != 0)
+		err(R_ERROR, "%s: cannot skip %ld files", ropt.tape,
+		    ropt.skipfiles - 1);
 }
 
 static void

@@ -114,7 +114,7 @@ do
 	'
 done
 
-test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental: same base date, same records and dumpdates as dump 0.4b47' '
+test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental (and -m): same base date, estimate, records and dumpdates as dump 0.4b47' '
 	cp e2.img inc.img &&
 	dev=$(image_attach inc.img) &&
 	"$ORACLE_DUMP" -0 -u -D dd.ref -f /dev/null "$dev" 2>/dev/null &&
@@ -124,6 +124,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental: same base date
 	sleep 1 &&
 	image_mount "$dev" mnt &&
 	echo changed >>mnt/names/-leading-dash && mkdir mnt/newdir && echo n >mnt/newdir/f &&
+	big=$(find mnt -type f -size +100k | head -n 1) && test -n "$big" && chmod 600 "$big" &&
 	image_umount mnt &&
 	cp dd.ref dd.our &&
 	TZ=Asia/Kolkata "$ORACLE_DUMP" -1 -u -L check -D dd.ref -f ref1.dump "$dev" 2>ref1.err &&
@@ -135,6 +136,14 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental: same base date
 	names=$(debugfs -R "stat /names" inc.img 2>/dev/null | sed -n "s/^Inode: \([0-9]*\).*/\1/p") &&
 	echo "DIFFERENT $names" >expect &&
 	"$PYTHON" cmp.py ref1.dump our1.dump >actual &&
+	test_cmp expect actual &&
+	grep "estimated" ref1.err >expect && grep "estimated" our1.err >actual &&
+	test_cmp expect actual &&
+	"$ORACLE_DUMP" -1 -m -L check -D dd.ref -f refm.dump "$dev" 2>refm.err &&
+	"$DUMP" -1 -m -L check -D dd.our -f ourm.dump "$dev" 2>ourm.err &&
+	"$PYTHON" -c "import struct,sys; d=open(\"ourm.dump\",\"rb\").read(); sys.exit(not any(struct.unpack_from(\"<i\",d,i+888)[0] & 0x100 for i in range(0,len(d),1024) if struct.unpack_from(\"<i\",d,i+24)[0]==60012))" &&
+	echo "DIFFERENT $names" >expect &&
+	"$PYTHON" cmp.py refm.dump ourm.dump >actual &&
 	test_cmp expect actual &&
 	sed "s/:[0-9][0-9] 20/:SS 20/" dd.ref >expect && sed "s/:[0-9][0-9] 20/:SS 20/" dd.our >actual &&
 	test_cmp expect actual &&
@@ -197,6 +206,21 @@ test_expect_success ROOT,OURDUMP,PYTHON 'inline data: no system.data entry in an
 	"$PYTHON" ea.py inl.dump >ea.list &&
 	test -s ea.list &&
 	! grep "^[0-9]* 7 data\$" ea.list
+'
+
+test_expect_success ORACLE,OURDUMP '-W / -w report equals dump 0.4b47 (loop devices of other tests aside)' '
+	printf "%s\n" "LABEL=x 0 Sun Nov 22 13:02:14 2026 +0000" "/ 1 Sun Nov 22 13:02:14 2026 +0000" \
+		"zzz 5 Sun Nov 22 13:02:14 2026 +0000" "zzz 6 Sun Nov 23 13:02:14 2026 -0500" \
+		"bad Sun Nov 1 13:02:14 2026 +0000" "lost 1 Sun Nov 22 13:02:14 2026 +0000" >ddW &&
+	"$ORACLE_DUMP" -D ddW -W 2>&1 | grep -v "^  */dev/loop" >expect &&
+	"$DUMP" -D ddW -W 2>&1 | grep -v "^  */dev/loop" >actual &&
+	test_cmp expect actual &&
+	"$ORACLE_DUMP" -D ddW -w >expect 2>&1 &&
+	"$DUMP" -D ddW -w >actual 2>&1 &&
+	test_cmp expect actual &&
+	"$ORACLE_DUMP" -W -D ddW 2>&1 | grep -v "^  */dev/loop" >expect &&
+	"$DUMP" -W -D ddW 2>&1 | grep -v "^  */dev/loop" >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success ROOT,OURDUMP,PYTHON 'Amanda'\''s key-letter form (0usf 1048576 -) equals getopt form; -f - closing line' '

@@ -15,6 +15,10 @@ without a name asks on /dev/tty (driven here through script(1)); -q and
 a missing terminal abort.'
 . "$(dirname "$0")/lib.sh"
 
+# restore 0.4b47 names its temporary files in $TMPDIR after the dump
+# date: a private directory keeps scripts running at once apart.
+mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
+
 ZREC="$PYTHON $HELPERS/zrecords.py"
 
 # The options must be wired into dump's command line.
@@ -23,6 +27,18 @@ if test_have_prereq OURDUMP &&
 		grep -Eq "not supported|invalid option|illegal option|usage"
 then
 	test_set_prereq MULTIVOL
+fi
+if test_have_prereq MULTIVOL &&
+	! "$DUMP" -0 -F true -f /dev/null /nonexistent 2>&1 |
+		grep -Eq "not supported|invalid option|illegal option|usage"
+then
+	test_set_prereq VOLSCRIPT
+fi
+if test_have_prereq MULTIVOL &&
+	! "$DUMP" -0 -c -s 10 -d 1600 -f /dev/null /nonexistent 2>&1 |
+		grep -Eq "not supported|invalid option|illegal option|usage"
+then
+	test_set_prereq TAPELENGTH
 fi
 command -v script >/dev/null 2>&1 && test_set_prereq SCRIPT
 command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID
@@ -224,6 +240,52 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,SCRIPT 'operator answers the volum
 	test $n -eq 3 &&
 	grep "DUMP IS DONE" tty.out &&
 	oracle_restores tv. rtv
+'
+
+# Length mode: (record bytes / density + gap) of tape per record, the
+# volume ends when it exceeds -s feet; compressed, the last two records
+# count as full ones.  Uncompressed volumes equal 0.4b47 ones in size;
+# compressed ones come out as many.
+for opts in "-s 40" "-c -s 30" "-d 6250 -s 60" "-z -s 40" "-j -c -s 60"
+do
+	name=$(echo "$opts" | tr -d " -")
+	test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,TAPELENGTH "tape length ($opts): volumes as 0.4b47's, restore 0.4b47 reads them" '
+		"$DUMP" -0 '"$opts"' -M -f t'$name'. $(cat dev) 2>t'$name'.err &&
+		"$ORACLE_DUMP" -0 '"$opts"' -M -f ot'$name'. $(cat dev) 2>ot'$name'.err &&
+		ls ot'$name'.0* | wc -l >ot'$name'.count &&
+		ls t'$name'.0* | wc -l >t'$name'.count &&
+		test_cmp ot'$name'.count t'$name'.count &&
+		case "'"$opts"'" in
+		*-[zj]*) ;;
+		*)	stat -c %s ot'$name'.0* >ot'$name'.sizes &&
+			stat -c %s t'$name'.0* >t'$name'.sizes &&
+			test_cmp ot'$name'.sizes t'$name'.sizes ;;
+		esac &&
+		oracle_restores t'$name'. rt'$name'
+	'
+done
+
+# -F: the script gets the output name and the volume just finished;
+# here it moves the volume away, as an autoloader would change tapes.
+test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,VOLSCRIPT '-F script: exit 0 goes on without asking' '
+	printf "#!/bin/sh\necho \"\$*\" >>next.log\nmv \"\$1\" \"\$1.00\$2\"\n" >next.sh &&
+	chmod +x next.sh &&
+	"$DUMP" -0 -B 9000 -F "$PWD/next.sh" -f fv $(cat dev) 2>fv.err &&
+	test $(grep -c "^  DUMP: Launching $PWD/next.sh\$" fv.err) -eq 2 &&
+	! grep "Change Volumes" fv.err &&
+	printf "fv 1\nfv 2\n" >next.expect && test_cmp next.expect next.log &&
+	mv fv fv.003 &&
+	oracle_restores fv. rfv
+'
+
+test_expect_success ROOT,LOOP,MULTIVOL,VOLSCRIPT,SETSID '-F script: exit 1 asks the operator, other statuses abort' '
+	printf "#!/bin/sh\nexit 1\n" >ask.sh && printf "#!/bin/sh\nexit 5\n" >stop.sh &&
+	chmod +x ask.sh stop.sh &&
+	{ setsid -w "$DUMP" -0 -B 9000 -F "$PWD/ask.sh" -f fa $(cat dev) 2>fa.err </dev/null; echo $? >fa.rc; } &&
+	test $(cat fa.rc) -eq 3 && grep "Change Volumes: Mount volume #2" fa.err &&
+	{ "$DUMP" -0 -B 9000 -F "$PWD/stop.sh" -f fs $(cat dev) 2>fs.err; echo $? >fs.rc; } &&
+	test $(cat fs.rc) -eq 3 &&
+	grep "Dump aborted by the end of tape script" fs.err
 '
 
 # End of media: the first volume fills a small file system; the lost

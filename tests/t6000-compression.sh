@@ -12,6 +12,10 @@ file and from standard input) into the tree it restores from our
 uncompressed archive; the closing line adds up.'
 . "$(dirname "$0")/lib.sh"
 
+# restore 0.4b47 names its temporary files in $TMPDIR after the dump
+# date: a private directory keeps scripts running at once apart.
+mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
+
 ZREC="$PYTHON $HELPERS/zrecords.py"
 CMPDUMP="$PYTHON $HELPERS/cmpdump.py"
 
@@ -21,9 +25,9 @@ if test_have_prereq OURDUMP &&
 then
 	test_set_prereq COMPRESS
 fi
-# Whether this build has LZO (restore 0.4b47 has it).
-if test_have_prereq COMPRESS &&
-	! "$DUMP" -0 -y -f /dev/null /nonexistent 2>&1 | grep -q "without support"
+# Whether this build has LZO (configure found liblzo2; restore 0.4b47
+# always has it).
+if test_have_prereq COMPRESS && grep -q -- "-DHAVE_LZO=1" "$TOP/Make.rules"
 then
 	test_set_prereq LZO
 fi
