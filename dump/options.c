@@ -445,6 +445,8 @@ void options_parse(int argc, char **argv, struct dump_opts *o)
 	if (argv[1][0] != '-')
 		argv = convert_key_letters(&argc, argv);
 	parse_options(argc, argv, o);
+	if (tape != NULL && o->output == tape)
+		parse_output(o, tape);	/* $TAPE may name a remote too */
 	if (o->verbose)
 		for (i = 0; i < o->nexcluded; i++)
 			msg("Excluding inode %u from dump\n", o->excluded[i]);

@@ -80,6 +80,11 @@ void	tape_skipfile(void);
 bool	tape_swapped(void);
 bool	tape_truncated(void);
 
+/* volume.c */
+char	*volume_choose(int n, const char *prev, bool must_ask);
+char	*volume_first_name(void);
+void	volume_first_script(const char *name);
+
 /* utilities.c */
 extern int target_fd;
 bool	ask_yn(const char *question);

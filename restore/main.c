@@ -157,7 +157,9 @@ parse_args(int argc, char **argv)
 		switch (c) {
 		case '0': ropt.nulterm = true; break;
 		case 'a': ropt.aflag = true; break;
-		case 'A': case 'F': case 'M': case 'Q': case 'c':
+		case 'F': ropt.script = optarg; break;
+		case 'M': ropt.Mflag = true; break;
+		case 'A': case 'Q': case 'c':
 			unsupported(c);
 			break;
 		case 'b':

@@ -29,9 +29,11 @@ struct ropts {
 	const char *tape;	/* -f */
 	const char *cmpdir;	/* -D */
 	const char *tmpdir;	/* -T */
+	const char *script;	/* -F */
 	long blocksize;		/* -b, KiB; 0 = automatic */
 	long skipfiles;		/* -s */
 	long cmplimit;		/* -L */
+	bool Mflag;		/* -M: volumes are <tape>001, <tape>002... */
 	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
 	bool nulterm;		/* -0 */
 	bool from_stdin;	/* -f - */

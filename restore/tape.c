@@ -71,6 +71,12 @@ static bool input_error;
 static bool hdr_synth;		/* curhdr is the synthesized end */
 static bool newinodefmt;
 static bool resynced;		/* garbage was skipped somewhere */
+static int volno = 1;		/* volume being read */
+static char *volname;		/* where it is read from */
+static uint64_t phys_blocks;	/* tape blocks consumed, all volumes */
+static bool no_more_volumes;	/* a volume change was refused */
+
+static bool change_volume(void);
 
 bool
 tape_resynced(void)
@@ -115,7 +121,7 @@ in_fill(size_t need)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			warn("read error on %s", ropt.tape);
+			warn("read error on %s", volname);
 			input_error = true;
 			in_eof = true;
 			return false;
@@ -138,8 +144,11 @@ read_zrecord(void)
 	size_t len, out;
 	const char *why;
 
-	if (!in_fill(ZPREFIX_LEN))
+	if (!in_fill(ZPREFIX_LEN)) {
+		if (!input_error && change_volume())
+			return true;
 		return false;
+	}
 	memcpy(&w, inbuf + in_start, sizeof(w));
 	if (swapped) {
 		w = spcl_bswap32(w);
@@ -159,6 +168,10 @@ read_zrecord(void)
 		return false;
 	}
 	if (!in_fill(ZPREFIX_LEN + len)) {
+		/* A record cut by the end of the media is written again in
+		 * full on the next volume (tape-format.md 14.3). */
+		if (!input_error && change_volume())
+			return true;
 		warnx("truncated compressed record at block %llu",
 		    (unsigned long long)blocks_read);
 		input_error = true;
@@ -178,6 +191,7 @@ read_zrecord(void)
 	in_start += ZPREFIX_LEN + len;
 	blk_pos = 0;
 	blk_len = out - out % TP_BSIZE;
+	phys_blocks += blk_len / TP_BSIZE;
 	return true;
 }
 
@@ -188,25 +202,36 @@ next_block(void)
 {
 	const unsigned char *p;
 
-	if (!compressed || raw_left > 0) {
-		if (!in_fill(TP_BSIZE)) {
-			if (in_end > in_start) {
-				warnx("ignoring %zu bytes of a partial block at "
-				    "the end of the input", in_end - in_start);
-				in_start = in_end;
-			}
-			return NULL;
-		}
-		p = inbuf + in_start;
-		in_start += TP_BSIZE;
-		if (raw_left > 0)
-			raw_left -= TP_BSIZE;
-	} else {
-		while (blk_pos >= blk_len)
-			if (!read_zrecord())
+	for (;;) {
+		if (!compressed || raw_left > 0) {
+			if (!in_fill(TP_BSIZE)) {
+				/* The volume ended, not the dump: go on
+				 * with the next one, if there is one. */
+				if (!input_error && change_volume())
+					continue;
+				if (in_end > in_start) {
+					warnx("ignoring %zu bytes of a partial "
+					    "block at the end of the input",
+					    in_end - in_start);
+					in_start = in_end;
+				}
 				return NULL;
-		p = blkbuf + blk_pos;
-		blk_pos += TP_BSIZE;
+			}
+			p = inbuf + in_start;
+			in_start += TP_BSIZE;
+			phys_blocks++;
+			if (raw_left > 0)
+				raw_left -= TP_BSIZE;
+			break;
+		}
+		if (blk_pos < blk_len) {
+			p = blkbuf + blk_pos;
+			blk_pos += TP_BSIZE;
+			break;
+		}
+		/* After a volume change the loop goes back to raw reads. */
+		if (!read_zrecord())
+			return NULL;
 	}
 	blocks_read++;
 	return p;
@@ -364,19 +389,141 @@ map_test(const unsigned char *map, size_t len, uint32_t ino)
 	return byte < len && (map[byte] >> ((ino - 1) % 8) & 1);
 }
 
+/* Print the two dates of a "Wrong dump date" refusal. */
+static void
+wrong_date(int32_t got, int32_t wanted)
+{
+	time_t t = (time_t)got;
+
+	fprintf(stderr, "Wrong dump date\n\tgot: %s", ctime(&t));
+	t = (time_t)wanted;
+	fprintf(stderr, "\twanted: %s", ctime(&t));
+}
+
+/* Check the first block of a candidate volume: it must be the TS_TAPE of
+ * volume `want` of this dump (tape-format.md 14.4). */
+static bool
+volume_header_ok(union u_spcl *h, int want)
+{
+	enum spcl_kind k;
+
+	if (!in_fill(TP_BSIZE)) {
+		fprintf(stderr, "tape is not dump tape\n");
+		return false;
+	}
+	k = spcl_check(inbuf + in_start, swapped);
+	if (k != (swapped ? SPCL_SWAPPED : SPCL_NATIVE)) {
+		fprintf(stderr, "tape is not dump tape\n");
+		return false;
+	}
+	memcpy(h, inbuf + in_start, sizeof(*h));
+	if (swapped)
+		spcl_swap_header(h);
+	if (h->s_spcl.c_type != TS_TAPE) {
+		fprintf(stderr, "tape is not dump tape\n");
+		return false;
+	}
+	if (h->s_spcl.c_volume != want) {
+		fprintf(stderr, "Wrong volume (%d)\n", h->s_spcl.c_volume);
+		return false;
+	}
+	if (h->s_spcl.c_date != dumpdate || h->s_spcl.c_ddate != dumpprev) {
+		wrong_date(h->s_spcl.c_date, dumpdate);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The current volume ended before the dump did: open the next one, check
+ * its header and leave the reader just after it.  The blocks behind the
+ * header continue the stream where the previous volume stopped (the
+ * interrupted file's data, c_count of them, or the next header), except
+ * after an end-of-media switch: the cut record is written again in full,
+ * so the blocks of it already read are skipped, counted from c_firstrec
+ * (tape-format.md 14.3).  False when there is no next volume.
+ */
+static bool
+change_volume(void)
+{
+	int next = volno + 1;
+	bool must_ask = false;
+	union u_spcl h;
+	uint64_t skip = 0;
+
+	if (seen_end || no_more_volumes)
+		return false;
+	if (ropt.from_stdin) {
+		fprintf(stderr, "Standard input ended before the end of the "
+		    "dump: volume %d cannot be read from a pipe\n", next);
+		no_more_volumes = true;
+		return false;
+	}
+	for (;;) {
+		char *name = volume_choose(next, volname, must_ask);
+		int fd;
+
+		if (name == NULL) {
+			no_more_volumes = true;
+			return false;
+		}
+		must_ask = true;
+		fd = open(name, O_RDONLY);
+		if (fd < 0) {
+			fprintf(stderr, "Cannot open %s\n", name);
+			free(name);
+			continue;
+		}
+		/* What is left of the old volume is a cut block or record,
+		 * read again from the new one. */
+		if (close(infd) != 0)
+			warn("%s", volname);
+		infd = fd;
+		free(volname);
+		volname = name;
+		in_start = in_end = 0;
+		in_eof = false;
+		(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		if (volume_header_ok(&h, next))
+			break;
+	}
+	volno = next;
+	if (h.s_spcl.c_firstrec >= 0 &&
+	    phys_blocks > (uint64_t)h.s_spcl.c_firstrec)
+		skip = phys_blocks - (uint64_t)h.s_spcl.c_firstrec;
+	in_start += TP_BSIZE;
+	phys_blocks++;
+	blk_pos = blk_len = 0;
+	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
+	if (ropt.debug)
+		fprintf(stderr, "volume %d: first record %d, skipping %llu "
+		    "blocks read before\n", next, h.s_spcl.c_firstrec,
+		    (unsigned long long)skip);
+	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
+		in_start += TP_BSIZE;
+		phys_blocks++;
+		if (raw_left > 0)
+			raw_left -= TP_BSIZE;
+	}
+	return true;
+}
+
 static void
 open_input(void)
 {
 	struct stat st;
 
+	volname = volume_first_name();
 	if (ropt.from_stdin)
 		infd = STDIN_FILENO;
-	else if (strchr(ropt.tape, ':') != NULL &&
-	    access(ropt.tape, F_OK) != 0)
+	else if (strchr(volname, ':') != NULL && access(volname, F_OK) != 0)
 		errx(R_ERROR, "%s: remote archives are not supported yet",
-		    ropt.tape);
-	else if ((infd = open(ropt.tape, O_RDONLY)) < 0)
-		err(R_ERROR, "cannot open %s", ropt.tape);
+		    volname);
+	else {
+		volume_first_script(volname);
+		if ((infd = open(volname, O_RDONLY)) < 0)
+			err(R_ERROR, "cannot open %s", volname);
+	}
 	if (fstat(infd, &st) == 0 && S_ISREG(st.st_mode))
 		(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	msg_verbose("Input is from a local %s\n",
@@ -402,7 +549,7 @@ skip_files(void)
 	op.mt_op = MTFSF;
 	op.mt_count = (int)(ropt.skipfiles - 1);
 	if (ioctl(infd, MTIOCTOP, &op) != 0)
-		err(R_ERROR, "%s: cannot skip %ld files", ropt.tape,
+		err(R_ERROR, "%s: cannot skip %ld files", volname,
 		    ropt.skipfiles - 1);
 }
 

@@ -5,7 +5,8 @@
 #          for (libext2fs/com_err, blkid, zlib, bzip2, lzo2, readline)
 #   tests: e2fsprogs (mke2fs, debugfs), util-linux (losetup, mount,
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
-#          tests, dpkg-dev for `apt-get download` of the dump 0.4b47 oracle
+#          tests, strace (write-size and fsync checks), script(1) from
+#          bsdutils for terminal questions
 set -e
 if test "$(id -u)" != 0
 then
@@ -19,5 +20,5 @@ apt-get install -y --no-install-recommends \
 	libext2fs-dev comerr-dev libblkid-dev zlib1g-dev libbz2-dev \
 	liblzo2-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
-	openssh-server openssh-client \
+	openssh-server openssh-client strace tar bsdutils procps \
 	ca-certificates

@@ -22,7 +22,11 @@ do
 	test -f "$script" || continue
 	name=$(basename "$script")
 	echo "*** $name"
-	sh "$script" >"$out" 2>&1
+	started=$(date +%s)
+	# A hung script must not eat the whole CI run: each gets a time
+	# limit (SCRIPT_TIMEOUT seconds, default 1200) and counts as failed
+	# when it is killed.
+	timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$script" >"$out" 2>&1
 	rc=$?
 	sed 's/^/    /' "$out"
 	p=$(grep -c '^ok [0-9]* - ' "$out")
@@ -33,6 +37,7 @@ do
 		echo "    not ok - $name exited with status $rc"
 		f=1
 	fi
+	echo "    ($(( $(date +%s) - started )) s)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -38,8 +38,8 @@ do
 	"
 
 	test_expect_success OURDUMP,MKE2FS,STRACE "-b $b: every write but the last is one full chunk" "
-		strace -ff -qq -e trace=write,writev -o trace.$b \"\$DUMP\" -0 -b $b -f out.$b img 2>/dev/null &&
-		fd_sizes=\$(cat trace.$b.* | grep -v '^write(2,' |
+		strace -ff -qq -y -e trace=write,writev -o trace.$b \"\$DUMP\" -0 -b $b -f out.$b img 2>/dev/null &&
+		fd_sizes=\$(cat trace.$b.* | grep '^writev\\{0,1\\}([0-9]*<[^>]*/out\\.$b>,' |
 			sed -n 's/^writev\\{0,1\\}(.*= \\([0-9]*\\)\$/\\1/p') &&
 		total=0 && n=0 && last= &&
 		for s in \$fd_sizes; do

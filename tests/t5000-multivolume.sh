@@ -234,6 +234,7 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,SCRIPT 'operator answers the volum
 		fi
 		tries=$((tries + 1)) && sleep 0.1
 	done &&
+	{ kill -9 $pid 2>/dev/null || :; } &&
 	exec 5>&- &&
 	wait $pid &&
 	mv tv tv.00$n &&
