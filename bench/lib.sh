@@ -26,6 +26,7 @@ trap bench_cleanup EXIT INT TERM
 
 bench_need() {
 	[ "$(id -u)" = 0 ] || { echo "benchmarks need root (loop devices, drop_caches)" >&2; exit 1; }
+	[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 	[ -x "$REF_DUMP" ] || sh "$TOP/tests/helpers/fetch-oracle.sh" >/dev/null
 	for b in "$OUR_DUMP" "$REF_DUMP"; do
 		[ -x "$b" ] || { echo "missing $b: build first (make)" >&2; exit 1; }
@@ -59,7 +60,7 @@ PY
 
 # bench_image IMG TREE SIZE_MB: ext4 image from TREE, attached; prints the loop device.
 bench_image() {
-	mke2fs -q -F -t ext4 -b 4096 -d "$2" "$1" "${3}M"
+	mke2fs -q -F -t ext4 -b 4096 -d "$2" "$1" "${3}M" >/dev/null
 	dev=$(losetup -f --show "$1")
 	echo "$dev" >> "$LOOPS_FILE"
 	echo "$dev"
@@ -68,6 +69,16 @@ bench_image() {
 drop_caches() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# measure ERRFILE CMD: run CMD (stdout to /dev/null, stderr to ERRFILE) and
+# print "wall=S cpu=S maxrss=KiB rc=N".  GNU time is the parent, so cpu
+# (user+sys) covers every process CMD waited for - dump's slaves and
+# writer included - and maxrss is the largest of them.
+measure() {
+	/usr/bin/time -o "$WORK/time.out" -f "%e %U %S %M %x" \
+	    sh -c "$2" > /dev/null 2> "$1" || :
+	awk '{ printf "wall=%s cpu=%.2f maxrss=%s rc=%s\n", $1, $2 + $3, $4, $5 }' "$WORK/time.out"
 }
 
 # median of the numbers on stdin
@@ -89,14 +100,14 @@ bench_pair() {
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		eval "$prep"
-		python3 "$BENCH_DIR/measure.py" -e "$WORK/ours.err" sh -c "$ours" >> "$WORK/ours.txt"
+		measure "$WORK/ours.err" "$ours" >> "$WORK/ours.txt"
 		eval "$prep"
-		python3 "$BENCH_DIR/measure.py" -e "$WORK/ref.err" sh -c "$ref" >> "$WORK/ref.txt"
+		measure "$WORK/ref.err" "$ref" >> "$WORK/ref.txt"
 		i=$((i + 1))
 	done
 	if grep -qv 'rc=0' "$WORK/ours.txt" "$WORK/ref.txt"; then
 		echo "$label: a run failed:"; cat "$WORK/ours.txt" "$WORK/ref.txt"
-		tail -3 "$WORK/ours.err" "$WORK/ref.err"
+		tail -n 3 "$WORK/ours.err" "$WORK/ref.err"
 	fi
 	ow=$(field wall < "$WORK/ours.txt" | median); rw=$(field wall < "$WORK/ref.txt" | median)
 	oc=$(field cpu < "$WORK/ours.txt" | median); rc=$(field cpu < "$WORK/ref.txt" | median)
