@@ -1075,6 +1075,10 @@ begin_volume(const struct hdr_state *vs, int shared_number)
 	nocount = shared_number;
 	queue_volume_header(vs);
 	nocount = 0;
+	/* a counted volume header moves the rest of the interrupted
+	 * inode's data one block on */
+	if (!shared_number && last.valid && last.end > vol_first_block)
+		last.end++;
 	msg("Volume %d started with block %ju at: %s", volume,
 	    (uintmax_t)vol_first_block + 1, ctime(&vol_start));
 	if (volume > 1)
