@@ -1,0 +1,138 @@
+#!/bin/sh
+test_description='make install and uninstall honour prefix and DESTDIR; the
+manual pages format cleanly'
+. "$(dirname "$0")/lib.sh"
+
+# The layout of Debian's package: programs in sbin with the r-names as
+# links, pages in man8 (rdump.8, rrestore.8 as links), /etc/rmt -> rmt.
+# Make's command-line variables reach every sub-make, so the prefix is
+# ours and nothing depends on how the tree was configured.
+PREFIX=/usr
+SBIN=$PREFIX/sbin
+MAN8=$PREFIX/share/man/man8
+
+# install_into DIR [VAR=VALUE...]: make install with DESTDIR=DIR, quietly
+# (the output is kept in DIR.log for -v and failures).
+install_into() {
+	dest=$1
+	shift
+	make -C "$TOP" install DESTDIR="$PWD/$dest" "$@" >"$dest.log" 2>&1 ||
+	{ cat "$dest.log"; return 1; }
+}
+
+# exits_with CODE CMD...: CMD runs and exits with status CODE.
+exits_with() {
+	want=$1
+	shift
+	"$@"
+	test $? = "$want"
+}
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'make install with DESTDIR and prefix' '
+	install_into root prefix=$PREFIX
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'programs are installed executable' '
+	for p in dump restore rmt; do
+		test -f root$SBIN/$p && test -x root$SBIN/$p &&
+		test ! -h root$SBIN/$p || return 1
+	done
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'rdump, rrestore and /etc/rmt are links' '
+	test "$(readlink root$SBIN/rdump)" = dump &&
+	test "$(readlink root$SBIN/rrestore)" = restore &&
+	test "$(readlink root/etc/rmt)" = $SBIN/rmt
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'manual pages and their links are installed' '
+	for p in dump restore rmt; do
+		test -f root$MAN8/$p.8 && test ! -h root$MAN8/$p.8 &&
+		cmp "$TOP/$p/$p.8" root$MAN8/$p.8 || return 1
+	done &&
+	test "$(readlink root$MAN8/rdump.8)" = dump.8 &&
+	test "$(readlink root$MAN8/rrestore.8)" = restore.8 &&
+	test -f root$MAN8/rdump.8 && test -f root$MAN8/rrestore.8
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'nothing is installed outside the layout' '
+	(cd root && find . ! -type d | sort) >actual &&
+	cat >expect <<-EOF &&
+	./etc/rmt
+	.$SBIN/dump
+	.$SBIN/rdump
+	.$SBIN/restore
+	.$SBIN/rmt
+	.$SBIN/rrestore
+	.$MAN8/dump.8
+	.$MAN8/rdump.8
+	.$MAN8/restore.8
+	.$MAN8/rmt.8
+	.$MAN8/rrestore.8
+	EOF
+	sort expect >expect.sorted &&
+	test_cmp expect.sorted actual
+'
+
+test_expect_success OURDUMP 'installed dump and rdump print their usage' '
+	for p in dump rdump; do
+		exits_with 1 root$SBIN/$p 2>err &&
+		grep "^usage:" err &&
+		grep "\[-W | -w\]" err || return 1
+	done
+'
+
+test_expect_success OURRESTORE 'installed restore and rrestore print their usage' '
+	for p in restore rrestore; do
+		exits_with 1 root$SBIN/$p -Z 2>err &&
+		grep "^usage:" err &&
+		grep "restore -t" err || return 1
+	done
+'
+
+test_expect_success OURRMT 'installed rmt serves (ends cleanly at end of input)' '
+	root$SBIN/rmt </dev/null >out &&
+	test ! -s out &&
+	printf "Z\n" | exits_with 3 root$SBIN/rmt >/dev/null
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'make uninstall removes every file it installed' '
+	make -C "$TOP" uninstall DESTDIR="$PWD/root" prefix=$PREFIX >un.log 2>&1 ||
+	{ cat un.log; false; } &&
+	(cd root && find . ! -type d) >left &&
+	test_cmp /dev/null left
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'the configured directories follow prefix' '
+	install_into opt prefix=/opt/dump &&
+	test -x opt/opt/dump/sbin/dump &&
+	test -x opt/opt/dump/sbin/restore &&
+	test -x opt/opt/dump/sbin/rmt &&
+	test -f opt/opt/dump/share/man/man8/restore.8 &&
+	test "$(readlink opt/etc/rmt)" = /opt/dump/sbin/rmt
+'
+
+test_expect_success 'manual pages format without warnings (groff)' '
+	for p in dump restore; do
+		groff -man -ww -z "$TOP/$p/$p.8" 2>err &&
+		test_cmp /dev/null err || return 1
+	done
+'
+
+command -v mandoc >/dev/null 2>&1 && test_set_prereq MANDOC
+test_expect_success MANDOC 'manual pages pass mandoc -T lint' '
+	mandoc -T lint -W style "$TOP/dump/dump.8" "$TOP/restore/restore.8"
+'
+
+test_expect_success 'manual pages name every option of the usage' '
+	for o in a B b c d D e E f F h I j L m M q S s T u v W w y z; do
+		grep -q "^\.B[IR]* *\\\\-$o" "$TOP/dump/dump.8" ||
+		{ echo "dump.8 lacks -$o"; return 1; }
+	done &&
+	for o in a b C d D f F h L m M N o r s t T u v x X y 0; do
+		grep -q "^\.B[IR]* *\\\\-$o" "$TOP/restore/restore.8" ||
+		{ echo "restore.8 lacks -$o"; return 1; }
+	done
+'
+
+test_done
