@@ -24,6 +24,8 @@
 #include "compress.h"
 #include "dump.h"
 #include "optr.h"
+#include "rmtclient.h"
+#include "writer.h"
 #include "xalloc.h"
 
 #define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::"
@@ -235,12 +237,16 @@ static char **convert_key_letters(int *argcp, char **argv)
 
 static void parse_output(struct dump_opts *o, const char *f)
 {
-	const char *colon = strchr(f, ':'), *slash = strchr(f, '/');
+	/* host:file and user@host:file go through rmt (writer.c); the
+	 * name is checked here, as 0.4b47 does before anything else */
+	if (rmt_is_remote(f)) {
+		struct rmt_conn c;
+		const char *path;
 
-	if (colon != NULL && (slash == NULL || colon < slash)) {
-		fprintf(stderr, "%s: remote output (%s) is not supported yet\n",
-			progname, f);
-		exit(X_STARTUP);
+		rmt_msg_prefix = "  DUMP: ";
+		if (rmt_split(f, &c, &path) == -1)
+			exit(X_STARTUP);
+		writer_preconnect(f);
 	}
 	o->output = f;
 }

@@ -32,6 +32,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mtio.h>
@@ -40,6 +41,7 @@
 #include <unistd.h>
 
 #include "dumprestore.h"
+#include "exitcodes.h"
 #include "ring.h"
 #include "writer.h"
 
@@ -51,12 +53,67 @@
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
 #define OUTPUT_MODE		0666
 
+/* Bytes of W requests in flight on a remote link whose server does
+ * strict writes (rmtclient.h): enough to cover a long round trip. */
+#define REMOTE_WINDOW		(4u * 1024 * 1024)
+
 /* Most records in one write: a 1 MiB chunk of 1 KiB records, one writev
  * piece each at worst (compressed), which is also IOV_MAX on Linux. */
-#define MAX_CHUNK		(WRITE_CHUNK / TP_BSIZE)
+#define MAX_CHUNK		(REMOTE_WINDOW / TP_BSIZE)
 
 #define WRITER_EXIT_OK		0
 #define WRITER_EXIT_FAILED	1
+
+/* The link writer_preconnect made, waiting for the first open. */
+static struct rmt_conn preconnected = { .to = -1, .from = -1 };
+
+/* "host:" or "user@host:" of a remote output: with a comma list
+ * (h:/dev/nst0,/dev/nst1) the later names are on the same host. */
+static char remote_prefix[RMT_HOST_MAX + RMT_USER_MAX + 2];
+
+void
+writer_preconnect(const char *name)
+{
+	const char *path;
+
+	if (rmt_split(name, &preconnected, &path) == -1 ||
+	    rmt_connect(&preconnected) == -1)
+		exit(X_STARTUP);
+	(void)snprintf(remote_prefix, sizeof(remote_prefix), "%.*s",
+	    (int)(path - name), name);
+}
+
+/* Open a remote output host:path through rmt, as 0.4b47 does. */
+static int
+open_remote(const char *name, struct writer_output *out)
+{
+	const char *path;
+	int e;
+
+	if (rmt_split(name, &out->rmt, &path) == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (preconnected.to != -1 &&
+	    strcmp(preconnected.host, out->rmt.host) == 0 &&
+	    strcmp(preconnected.user, out->rmt.user) == 0) {
+		out->rmt = preconnected;
+		preconnected.to = preconnected.from = -1;
+		preconnected.pid = 0;
+	} else if (rmt_connect(&out->rmt) == -1) {
+		errno = ECONNREFUSED;
+		return -1;
+	}
+	if (rmt_open(&out->rmt, path, O_WRONLY | O_CREAT | O_TRUNC) == -1) {
+		e = errno;
+		rmt_disconnect(&out->rmt);
+		errno = e;
+		return -1;
+	}
+	out->fd = out->rmt.to;
+	out->kind = WRITER_REMOTE;
+	return 0;
+}
 
 int
 writer_open(const char *name, struct writer_output *out)
@@ -65,6 +122,19 @@ writer_open(const char *name, struct writer_output *out)
 	struct mtget mt;
 
 	memset(out, 0, sizeof(*out));
+	out->rmt.to = out->rmt.from = -1;
+	if (rmt_is_remote(name))
+		return open_remote(name, out);
+	if (remote_prefix[0] != '\0' && strcmp(name, "-") != 0) {
+		char full[sizeof(remote_prefix) + RMT_PATH_MAX];
+
+		if (strlen(name) >= RMT_PATH_MAX) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		(void)snprintf(full, sizeof(full), "%s%s", remote_prefix, name);
+		return open_remote(full, out);
+	}
 	if (strcmp(name, "-") == 0) {
 		out->fd = STDOUT_FILENO;
 		out->is_stdout = 1;
@@ -115,6 +185,12 @@ struct writer {
 	uint64_t chunk_pos;
 	size_t chunk_n;
 	size_t chunk_len[MAX_CHUNK];
+	/* remote with strict writes: the W requests whose reply is still
+	 * to come, records rq_first .. rq_first+rq_n-1, their sizes indexed
+	 * by record % MAX_CHUNK; their slots are held until the reply */
+	uint64_t rq_first;
+	size_t rq_n;
+	size_t rq_len[MAX_CHUNK];
 };
 
 /* The record w->pos falls in: the first one not completely written. */
@@ -145,13 +221,20 @@ chunk_records(const struct writer *w)
 {
 	size_t n;
 
-	if (w->out.kind == WRITER_TAPE)
+	if (w->out.kind == WRITER_TAPE ||
+	    (w->out.kind == WRITER_REMOTE && !w->out.rmt.strict))
 		return 1;
-	n = WRITE_CHUNK / w->recsize;
+	n = (w->out.kind == WRITER_REMOTE ? REMOTE_WINDOW : WRITE_CHUNK) /
+	    w->recsize;
 	if (n == 0)
 		n = 1;
 	if (n > ring_nslots(w->ring))
 		n = ring_nslots(w->ring);
+	/* remote: a quarter of the ring per call, up to half of it on
+	 * the link (write_remote) */
+	if (w->out.kind == WRITER_REMOTE && n > ring_nslots(w->ring) / 4 &&
+	    ring_nslots(w->ring) >= 4)
+		n = ring_nslots(w->ring) / 4;
 	if (n > MAX_CHUNK)
 		n = MAX_CHUNK;
 	return n;
@@ -167,7 +250,9 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 	while (iovcnt > 0) {
 		/* a single piece goes through plain write(): for a tape that
 		 * is literally one record per write() */
-		ssize_t n = iovcnt == 1 ?
+		ssize_t n = w->out.kind == WRITER_REMOTE ?
+		    rmt_write(&w->out.rmt, iov->iov_base, iov->iov_len) :
+		    iovcnt == 1 ?
 		    write(w->out.fd, iov->iov_base, iov->iov_len) :
 		    writev(w->out.fd, iov, iovcnt);
 
@@ -206,6 +291,80 @@ start_writeback(struct writer *w)
 	    (off_t)(w->pos - w->wb_start), SYNC_FILE_RANGE_WRITE) == -1)
 		w->writeback = 0;
 	w->wb_start = w->pos;
+}
+
+/*
+ * Pipelined remote writes (the server does strict writes): one W per
+ * record, sent without waiting; replies are read only while more than
+ * half the ring is on the link (all of them after the last record of
+ * a volume or of the dump), so the link stays full while the slaves
+ * fill the other half.  A record's slot is released when its reply
+ * came, except the records first .. first+n-1, which the caller frees
+ * (write_records, or end_of_media).  After the first record that failed
+ * or landed short the server refused everything: w->pos stops there
+ * and chunk_* describe that record for current_record().  End of media
+ * (ENOSPC, short or empty write) returns 1, any other failure is fatal.
+ */
+static int
+write_remote(struct writer *w, uint64_t first, size_t n,
+    const unsigned *flags)
+{
+	size_t i, limit = ring_nslots(w->ring) / 2;
+	int err = 0, eom = 0;
+
+	for (i = 0; i < n; i++) {
+		if (w->rq_n == 0)
+			w->rq_first = first + i;
+		w->rq_len[(first + i) % MAX_CHUNK] = w->chunk_len[i];
+		w->rq_n++;
+		rmt_write_send(&w->out.rmt, (flags[i] & RING_RAW) ?
+		    ring_slot(w->ring, first + i) : ring_out(w->ring, first + i),
+		    w->chunk_len[i]);
+	}
+	if (flags[n - 1] & (RING_LAST | RING_VOLEND))
+		limit = 0;
+	while (w->rq_n > limit || ((err != 0 || eom) && w->rq_n > 0)) {
+		uint64_t rec = w->rq_first;
+		size_t len = w->rq_len[rec % MAX_CHUNK];
+		ssize_t r = rmt_write_reply(&w->out.rmt, len);
+
+		w->rq_first++;
+		w->rq_n--;
+		if (err == 0 && !eom) {
+			if (r == -1 && errno == ENOSPC)
+				eom = 1;
+			else if (r == -1)
+				err = errno;
+			else
+				eom = (size_t)r < len;
+			if (err != 0 || eom) {
+				/* rec did not land (fully): the one to report */
+				w->chunk_rec = rec;
+				w->chunk_pos = w->pos;
+				w->chunk_n = 1;
+				w->chunk_len[0] = len;
+				if (r > 0)
+					w->pos += (uint64_t)r;
+			} else {
+				w->pos += (uint64_t)r;
+				ring_set_written(w->ring, rec + 1);
+			}
+		}
+		/* landed or refused: the slot is free, unless the caller
+		 * frees it (the current records) */
+		if (rec < first && ring_release(w->ring, rec) == -1)
+			fail(w, RING_INTERNAL, errno, rec);
+	}
+	if (err != 0)
+		fail(w, RING_WRITER_WRITE, err, current_record(w));
+	if (eom)
+		return 1;
+	/* the current records already answered are done */
+	for (i = 0; i < n && first + i < w->rq_first; i++)
+		if (ring_release(w->ring, first + i) == -1)
+			fail(w, RING_INTERNAL, errno, first + i);
+	w->chunk_n = 0;
+	return 0;
 }
 
 /* Add a piece to the writev list, merging it with the previous piece
@@ -251,6 +410,8 @@ write_records(struct writer *w, uint64_t first, size_t n,
 			    outlen[i]);
 		}
 	}
+	if (w->out.kind == WRITER_REMOTE && w->out.rmt.strict)
+		return write_remote(w, first, n, flags);
 	if (write_all(w, iov, iovcnt))
 		return 1;
 	ring_set_written(w->ring, first + n);
@@ -267,6 +428,14 @@ write_records(struct writer *w, uint64_t first, size_t n,
 static void
 flush_and_close(struct writer *w, uint64_t nrec)
 {
+	if (w->out.kind == WRITER_REMOTE) {
+		/* the server flushes before it answers C (ours fsyncs), so
+		 * the volume counts as complete only after the reply */
+		if (rmt_close(&w->out.rmt) == -1)
+			fail(w, RING_WRITER_CLOSE, errno, nrec);
+		rmt_disconnect(&w->out.rmt);
+		return;
+	}
 	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV)
 	    && fsync(w->out.fd) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);

@@ -5,6 +5,8 @@
 #ifndef DUMP_WRITER_H
 #define DUMP_WRITER_H
 
+#include "rmtclient.h"
+
 struct ring;
 
 /* What the output is; decides the write size and the final flush. */
@@ -14,12 +16,14 @@ enum writer_kind {
 	WRITER_PIPE,		/* pipe, FIFO or socket: large writes */
 	WRITER_CHARDEV,		/* other character device (/dev/null, tty) */
 	WRITER_TAPE,		/* MTIOCGET works: one record per write */
+	WRITER_REMOTE,		/* host:file through rmt: one record per W */
 };
 
 struct writer_output {
 	int fd;
 	enum writer_kind kind;
 	int is_stdout;		/* "-": no "Closing" line, stdout messages */
+	struct rmt_conn rmt;	/* WRITER_REMOTE: the link (fd is rmt.to) */
 };
 
 /*
@@ -27,6 +31,13 @@ struct writer_output {
  * without O_SYNC, and classify it.  0, or -1 with errno set.
  */
 int writer_open(const char *name, struct writer_output *out);
+
+/*
+ * Start the rmt server for the remote output name (host:file) now, as
+ * 0.4b47 does while it reads the options; the first writer_open of that
+ * host uses the link.  Exits (status 1) when it cannot be started.
+ */
+void writer_preconnect(const char *name);
 
 /* Whether the output is a pipe or FIFO (or standard output). */
 int writer_is_pipe(const struct writer_output *out);

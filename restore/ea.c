@@ -69,6 +69,15 @@ ea_read_records(uint32_t ino, struct ealist *out)
 			tape_skipfile();
 			continue;
 		}
+		/* Refuse what the header announces before reading any of
+		 * it, with 0.4b47's words (tape-format.md 10). */
+		if (curhdr.s_spcl.c_dinode.di_size > EA_MAX_PAYLOAD) {
+			fprintf(stderr, "EA size too big (%llu)\n",
+			    (unsigned long long)
+			    curhdr.s_spcl.c_dinode.di_size);
+			tape_skipfile();
+			continue;
+		}
 		b.p = xmalloc(EA_MAX_PAYLOAD);
 		(void)tape_getfile(ea_data, NULL, &b);
 		if (b.toobig) {

@@ -47,6 +47,9 @@ void	select_tree(struct entry *e);
 void	set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	    const struct ealist *ea, const char *path);
 
+/* incremental.c */
+int	incr_restore(void);
+
 /* list.c */
 void	list_names(char **names, int nnames);
 

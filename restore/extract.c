@@ -294,16 +294,27 @@ restore_symlink(int dfd, const char *name, const char *path)
 {
 	struct linkbuf *l = xcalloc(1, sizeof(*l));
 	bool ok = false;
+	uint64_t size = curhdr.s_spcl.c_dinode.di_size;
 
 	(void)tape_getfile(link_data, link_hole, l);
 	l->text[l->len] = '\0';
-	if (l->hole)
+	if (size > SYMLINK_MAX)
+		fprintf(stderr, "%s: symbolic link target of %llu bytes is "
+		    "too long (ignored)\n", path, (unsigned long long)size);
+	else if (l->hole)
 		warnx("%s: unallocated block in symbolic link", path);
 	else if (l->toolong)
 		warnx("%s: symbolic link target too long", path);
-	else if (l->len == 0 || strlen(l->text) != l->len)
-		fprintf(stderr, "%s: zero-length symbolic link (ignored)\n",
+	else if (l->len == 0)
+		fprintf(stderr, "%s: zero length symbolic link (ignored)\n",
 		    path);
+	else if (strlen(l->text) != l->len)
+		fprintf(stderr, "%s: symbolic link target holds a NUL byte "
+		    "(ignored)\n", path);
+	else if (l->len < size)
+		fprintf(stderr, "%s: symbolic link target is %zu of its %llu "
+		    "bytes (ignored)\n", path, l->len,
+		    (unsigned long long)size);
 	else {
 		msg_verbose("Create symbolic link %s->%s\n", path, l->text);
 		if (ropt.Nflag)

@@ -271,9 +271,8 @@ do_extract(void)
 static int
 do_rebuild(void)
 {
-	if (dumpprev != 0)
-		errx(R_ERROR, "incremental restore (-r of a level %d dump) is "
-		    "not supported yet", tapehdr.s_spcl.c_level);
+	if (dumpprev != 0)	/* incremental.c */
+		return incr_restore() != R_SUCCESS ? R_ERROR : finish();
 	msg_verbose("Begin level 0 restore\n");
 	dirs_read();
 	dirs_build_tree();

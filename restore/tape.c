@@ -488,9 +488,16 @@ change_volume(void)
 			break;
 	}
 	volno = next;
+	/* 0.4b47 says it again for every compressed volume. */
+	if (h.s_spcl.c_flags & DR_COMPRESSED)
+		fprintf(stderr, "Dump tape is compressed.\n");
+	/* Blocks of a record cut by the end of the media are not counted
+	 * in c_firstrec: restart the count from it. */
 	if (h.s_spcl.c_firstrec >= 0 &&
-	    phys_blocks > (uint64_t)h.s_spcl.c_firstrec)
+	    phys_blocks > (uint64_t)h.s_spcl.c_firstrec) {
 		skip = phys_blocks - (uint64_t)h.s_spcl.c_firstrec;
+		phys_blocks = (uint64_t)h.s_spcl.c_firstrec;
+	}
 	in_start += TP_BSIZE;
 	phys_blocks++;
 	blk_pos = blk_len = 0;

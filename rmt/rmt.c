@@ -73,6 +73,18 @@ static unsigned long kblocks;
 /* Set by I-1: I op codes are the portable ones from then on. */
 static int portable_mtop;
 
+/*
+ * Strict writes, an extension for pipelining clients: after I-2 (a
+ * probe other servers answer with an error, harmlessly), once a W fails
+ * or is short every later W is refused (payload dropped, the first
+ * failure's errno replied) until the client sends I-2 again or opens.
+ * Thus a client with many W in flight knows that nothing after the
+ * first failed record landed.  strict_errno: that failure, 0 if none.
+ */
+#define RMT_STRICT_OP	(-2)
+static int strict_writes;
+static int strict_errno;
+
 /* End of input: release the device (syncing it) and leave. */
 static void __attribute__((noreturn))
 end_of_input(void)
@@ -231,6 +243,7 @@ cmd_open(void)
 		return;
 	}
 	kblocks = 0;
+	strict_errno = 0;
 	rmtio_reply(0);
 }
 
@@ -248,6 +261,7 @@ cmd_close(void)
 		return;
 	}
 	kblocks = 0;
+	strict_errno = 0;
 	rmtio_reply(0);
 }
 
@@ -350,11 +364,20 @@ cmd_write(void)
 		rmtio_reply_error(errnum);
 		return;
 	}
+	if (strict_errno != 0) {
+		discard_payload(count);
+		rmtio_reply_error(strict_errno);
+		return;
+	}
 	done = write_payload(count);
 	if (done < 0) {
+		if (strict_writes)
+			strict_errno = errno;
 		rmtio_reply_error(errno);
 		return;
 	}
+	if (strict_writes && done < count)
+		strict_errno = ENOSPC;
 	kblocks += (unsigned long)(count >> RMT_KIB_SHIFT);
 	rmtio_reply(done);
 }
@@ -400,6 +423,12 @@ cmd_mtop(int letter)
 	if (op_bad != 0 || count_bad != 0 || parse_int(op_line, &op) < 0 ||
 	    parse_int(count_line, &count) < 0) {
 		rmtio_reply_error(EINVAL);
+		return;
+	}
+	if (letter == 'I' && op == RMT_STRICT_OP) {
+		strict_writes = 1;
+		strict_errno = 0;
+		rmtio_reply(count);
 		return;
 	}
 	if (letter == 'I' && op == RMT_MTOP_VERSION_OP) {
