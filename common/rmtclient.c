@@ -34,7 +34,7 @@
 /* Remote shell when RSH is unset (see above). */
 #define RSH_DEFAULT	"ssh"
 /* I request asking for strict writes (rmt/rmt.c). */
-#define RMT_STRICT_PROBE	"I-2\n1\n"
+#define RMT_STRICT_PROBE	"I-7337\n1\n"
 /* Longest reply line we accept, as the 30-byte buffer of 0.4b47. */
 #define REPLY_MAX	64
 
@@ -179,7 +179,7 @@ rmt_connect(struct rmt_conn *c)
 	c->from = rep[0];
 	fprintf(stderr, "%sConnection to %s established.\n", rmt_msg_prefix,
 	    c->host);
-	/* The strict-writes probe: I with op -2 before any open.  0.4b47's
+	/* The strict-writes probe: I with op -7337 before any open.  0.4b47's
 	 * rmt and GNU rmt answer E9 (no device open) and carry on; ours
 	 * answers A1 and from then on refuses every write after a failed
 	 * one, which makes pipelined writes safe. */

@@ -20,7 +20,7 @@ struct rmt_conn {
 	pid_t pid;		/* the $RSH child */
 	char host[RMT_HOST_MAX];
 	char user[RMT_USER_MAX];
-	int strict;		/* server does strict writes (I-2 probe) */
+	int strict;		/* server does strict writes (I-7337 probe) */
 	char msg[128];		/* text of the last E/F reply */
 };
 

@@ -50,6 +50,9 @@ void	set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 /* incremental.c */
 int	incr_restore(void);
 
+/* interactive.c */
+int	interactive_run(void);
+
 /* list.c */
 void	list_names(char **names, int nnames);
 

@@ -3,8 +3,9 @@
  * into struct ropts, then one function per mode.
  *
  * Modes: -t list, -x extract, -r rebuild into the current directory,
- * -C compare.  -i, -R and -P are recognised and refused as not supported
- * yet.  Exit statuses are those of cli.md 2.6 (exitcodes.h).
+ * -C compare, -i the interactive shell (interactive.c).  -R and -P are
+ * recognised and refused as not supported yet.  Exit statuses are those
+ * of cli.md 2.6 (exitcodes.h).
  */
 #include <err.h>
 #include <errno.h>
@@ -301,7 +302,7 @@ main(int argc, char **argv)
 	int rc;
 
 	parse_args(argc, argv);
-	if (ropt.mode == 'i' || ropt.mode == 'R' || ropt.mode == 'P')
+	if (ropt.mode == 'R' || ropt.mode == 'P')
 		unsupported(ropt.mode);
 	if (ropt.mode == 'r' && ropt.hflag)
 		errx(R_ERROR, "-h cannot be used with -r");
@@ -322,6 +323,9 @@ main(int argc, char **argv)
 		break;
 	case 'r':
 		rc = do_rebuild();
+		break;
+	case 'i':
+		rc = interactive_run();
 		break;
 	default:
 		rc = compare_run(names, nnames);

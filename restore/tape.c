@@ -14,6 +14,10 @@
  *  - files: tape_getfile() walks the TS_INODE/TS_ADDR headers of one inode
  *    and hands each present block to a data callback and each hole to a
  *    hole callback, never more than di_size bytes in all.
+ *  - volumes: when a volume ends before the dump's TS_END, the next one
+ *    (named by volume.c) is opened and its TS_TAPE checked; the blocks
+ *    behind it continue the stream, so every layer above reads across
+ *    volumes without knowing (tape-format.md 14).
  * End of input anywhere yields a synthesized TS_END header, so every loop
  * above ends; each step consumes at least one block, so none spins.
  */

@@ -74,14 +74,15 @@ static unsigned long kblocks;
 static int portable_mtop;
 
 /*
- * Strict writes, an extension for pipelining clients: after I-2 (a
- * probe other servers answer with an error, harmlessly), once a W fails
- * or is short every later W is refused (payload dropped, the first
- * failure's errno replied) until the client sends I-2 again or opens.
+ * Strict writes, an extension for pipelining clients: after I-7337
+ * while no device is open (a probe other servers answer with E9,
+ * harmlessly; with a device open it is an ordinary I request), once a
+ * W fails or is short every later W is refused (payload dropped, the
+ * first failure's errno replied) until the client opens again.
  * Thus a client with many W in flight knows that nothing after the
  * first failed record landed.  strict_errno: that failure, 0 if none.
  */
-#define RMT_STRICT_OP	(-2)
+#define RMT_STRICT_OP	(-7337)
 static int strict_writes;
 static int strict_errno;
 
@@ -425,7 +426,7 @@ cmd_mtop(int letter)
 		rmtio_reply_error(EINVAL);
 		return;
 	}
-	if (letter == 'I' && op == RMT_STRICT_OP) {
+	if (letter == 'I' && op == RMT_STRICT_OP && !rmtdev_is_open()) {
 		strict_writes = 1;
 		strict_errno = 0;
 		rmtio_reply(count);

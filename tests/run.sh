@@ -25,8 +25,10 @@ do
 	started=$(date +%s)
 	# A hung script must not eat the whole CI run: each gets a time
 	# limit (SCRIPT_TIMEOUT seconds, default 1200) and counts as failed
-	# when it is killed.
-	timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$script" >"$out" 2>&1
+	# when it is killed.  Each runs in a session of its own, without a
+	# controlling terminal, so that no program under test can stop to ask
+	# a question on the developer's /dev/tty.
+	setsid -w timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$script" </dev/null >"$out" 2>&1
 	rc=$?
 	sed 's/^/    /' "$out"
 	p=$(grep -c '^ok [0-9]* - ' "$out")

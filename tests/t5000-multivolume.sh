@@ -186,11 +186,20 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,!DUMP_IS_ORACLE 'our volumes split
 '
 
 test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,RESTORE_M 'our restore reads our volumes and 0.4b47 ones' '
-	for p in udata. odata. cz3000. uodd.
+	# The reference is our own restore of the single-volume archive of the
+	# same dump: 0.4b47 restores big device numbers and 255-byte names
+	# wrongly, so ref.man cannot serve here.
+	for single in single osingle
+	do
+		rm -rf our$single && mkdir our$single &&
+		(cd our$single && "$RESTORE" -r -f ../$single.dump) &&
+		manifest our$single --mtime=s >our$single.man || return 1
+	done &&
+	for p in udata.:single odata.:osingle cz3000.:single uodd.:single
 	do
 		rm -rf x && mkdir x &&
-		(cd x && "$RESTORE" -r -M -f ../$p) &&
-		manifest x --mtime=s >x.man && test_cmp ref.man x.man || return 1
+		(cd x && "$RESTORE" -r -M -f ../${p%%:*}) &&
+		manifest x --mtime=s >x.man && test_cmp our${p#*:}.man x.man || return 1
 	done
 '
 

@@ -8,7 +8,7 @@ does not: one W at a time).
  - the remote archive equals a local dump of the same unmounted device,
    c_date and checksums aside, with either server, and restore 0.4b47
    reads it;
- - the session with our rmt really is pipelined (I-2 probe granted, many
+ - the session with our rmt really is pipelined (I-7337 probe granted, many
    W requests before the first reply is needed) and the one with rmt
    0.4b47 survives the probe;
  - -M to a remote prefix, and end of media on the server (ENOSPC on a
@@ -80,7 +80,7 @@ test_expect_success ROOT,LOOP,OURDUMP,OURRMT 'our rmt grants strict writes: W re
 	REAL_RMT=$RMT RMT_LOG=$PWD/ours.log RMT=$PWD/rmt-log \
 		"$DUMP" -0 -f localhost:$PWD/p.dump "$DEV" 2>p.err &&
 	head -2 ours.log >probe &&
-	printf "rmtd: I -2 1\nrmtd: A 1\n" >expect && test_cmp expect probe &&
+	printf "rmtd: I -7337 1\nrmtd: A 1\n" >expect && test_cmp expect probe &&
 	"$PYTHON" "$HELPERS/cmpdump.py" cmp --strict l.dump p.dump &&
 	grep -c "^rmtd: W" ours.log >nw && test $(cat nw) -gt 10
 '

@@ -1,0 +1,156 @@
+#!/bin/sh
+test_description='restore -i: the interactive shell
+
+Commands piped on standard input: ls (columns, suffixes, selection marks,
+verbose inode numbers), cd, pwd, add, delete, globs, help, the toggles,
+what and an unknown command give the same output as restore 0.4b47 on
+the same archive; add + extract brings back exactly the selected files
+(compared by manifest with what 0.4b47 extracts); and one session run
+through a pseudo-terminal (readline) shows the prompt and extracts.'
+. "$(dirname "$0")/lib.sh"
+
+# run_i PROG DIR CMDFILE: one session of PROG -i in DIR (made here) on
+# a.dump; stdout (prompts) to DIR.out with the program name made
+# neutral, stderr to DIR.err.
+run_i() {
+	mkdir "$2" &&
+	(cd "$2" && "$1" -i -f ../a.dump <"../$3" >"../$2.raw" 2>"../$2.err") &&
+	sed "s#^$1#restore#" "$2.raw" >"$2.out"
+}
+
+test_expect_success ROOT,LOOP,ORACLE 'setup: a small image and its archive' '
+	mkdir -p tree/d/sub tree/e &&
+	echo hi >tree/d/x && echo yo >tree/d/y && echo z >tree/top &&
+	ln -s top tree/lnk && mkfifo tree/fifo && mknod tree/dev c 1 3 &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12
+	do
+		echo $i >tree/e/file_number_$i || return 1
+	done &&
+	truncate -s 8M fs.img &&
+	mke2fs -q -F -t ext2 -d tree fs.img &&
+	dev=$(image_attach fs.img) &&
+	"$ORACLE_DUMP" -0 -f a.dump "$dev" 2>/dev/null
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'ls, cd, pwd, add, delete, toggles, help: output of 0.4b47' '
+	cat >cmds <<-\EOF &&
+	ls
+	ls e
+	cd d
+	pwd
+	ls
+	add x
+	ls
+	verbose
+	ls
+	verbose
+	what
+	bogus
+	prompt
+	pwd
+	delete zz
+	?
+	cd nope
+	cd /top
+	ls nope
+	ls /top
+	cd ..
+	ls d/*
+	ls e/file_number_1*
+	add e/file_number_1?
+	ls e
+	delete e
+	ls e
+	Debug
+	D
+	help foo
+	l
+	p
+	cd lost+found
+	pwd
+	prompt
+	cd ../d/sub
+	pwd
+	cd /d
+	ls x
+	ls /lnk
+	ls /dev
+	ls ../e
+	delete x
+	cd /
+	ls
+	verbose
+	ls
+	ls d
+	xit
+	EOF
+	run_i "$ORACLE_RESTORE" o cmds &&
+	run_i "$RESTORE" m cmds &&
+	test_cmp o.err m.err &&
+	grep "^\./e:" m.err &&
+	grep "^ sub/ \*x     y $" m.err &&
+	grep "^\*d/x$" m.err
+'
+
+# 0.4b47 echoes through readline, which redraws lines longer than 80
+# columns: compare only the short prompt lines and what "what" prints.
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'prompts and what on standard output' '
+	printf "what\nprompt\ncd d\nprompt\nls\n" >cmds.w &&
+	run_i "$ORACLE_RESTORE" ow cmds.w &&
+	run_i "$RESTORE" mw cmds.w &&
+	test_cmp ow.out mw.out &&
+	grep "^restore > what$" mw.out &&
+	grep "^Level 0 dump of " mw.out &&
+	grep "^restore:an unlisted file system: > cd d$" mw.out &&
+	grep "^restore:an unlisted file system:/d > prompt$" mw.out
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'unknown command and EOF as quit' '
+	printf "frobnicate now\n" >cmds.u &&
+	run_i "$RESTORE" u cmds.u &&
+	echo "frobnicate: unknown command; type ? for help" >u.expect &&
+	test_cmp u.expect u.err &&
+	test_line_count() { test $(wc -l <"$2") -eq "$1"; } &&
+	test_line_count 2 u.out
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'add + extract gives exactly the selected files' '
+	printf "add d/x\nadd e/file_number_1?\ncd e\nadd file_number_7\nextract\n1\nn\nquit\n" >cmds.x &&
+	run_i "$ORACLE_RESTORE" ox cmds.x &&
+	run_i "$RESTORE" mx cmds.x &&
+	manifest ox | grep -v "^\.	" >ox.manifest &&
+	manifest mx | grep -v "^\.	" >mx.manifest &&
+	test_cmp ox.manifest mx.manifest &&
+	test -f mx/d/x && test -f mx/e/file_number_7 &&
+	test -f mx/e/file_number_12 && ! test -e mx/e/file_number_1 &&
+	! test -e mx/d/y && ! test -e mx/top
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'delete removes names from the extraction list' '
+	printf "add e\ndelete e/file_number_1*\nadd top\nadd lnk\ndelete top\nextract\n1\nn\nquit\n" >cmds.d &&
+	run_i "$ORACLE_RESTORE" od cmds.d &&
+	run_i "$RESTORE" md cmds.d &&
+	manifest od | grep -v "^\.	" >od.manifest &&
+	manifest md | grep -v "^\.	" >md.manifest &&
+	test_cmp od.manifest md.manifest &&
+	test -f md/e/file_number_9 && ! test -e md/e/file_number_10 &&
+	test -L md/lnk && ! test -e md/top
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'through a terminal: readline prompt, completion, extract' '
+	command -v script >/dev/null &&
+	mkdir tty && (
+		cd tty &&
+		{ sleep 1; printf "cd lo\\t\\n"; sleep 0.5; printf "pwd\\n";
+		  sleep 0.5; printf "add /top\\n"; sleep 0.5;
+		  printf "extract\\n"; sleep 0.5; printf "1\\n"; sleep 0.5;
+		  printf "n\\n"; sleep 0.5; printf "quit\\n"; } |
+		timeout 30 script -qfec "$RESTORE -i -f ../a.dump" /dev/null
+	) >tty.out 2>&1 &&
+	grep -a "restore > add /top" tty.out &&
+	grep -a "/lost+found" tty.out &&
+	grep -a "Specify next volume #" tty.out &&
+	test "$(cat tty/top)" = z
+'
+
+test_done
