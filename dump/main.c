@@ -7,10 +7,6 @@
  * of dump, dumpdates update, closing messages.  Start-up errors exit
  * with X_STARTUP, failures after the output started with X_ABORT.
  */
-/* exitcodes.h's R_OK (restore's status) clashes with unistd.h's access()
- * flag; included first, the system header's definition wins quietly. */
-#include "exitcodes.h"
-
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
 #include "compress.h"
 #include "dump.h"
 #include "optr.h"
+#include "rmtclient.h"
 #include "tape.h"
 
 #define BYTES_PER_MB	(1024.0 * 1024.0)
@@ -152,12 +150,20 @@ static void start_messages(const struct dump_opts *o,
 		msg("Dumping %s (%s) to standard output\n", dfs->device,
 		    dfs->filesys);
 	} else {
+		struct rmt_conn remote;
+		const char *path;
+
 		if (o->multi)
 			tape_volume_name(cfg, 1, name, sizeof(name));
 		else
 			snprintf(name, sizeof(name), "%s", o->output);
-		msg("Dumping %s (%s) to %s\n", dfs->device, dfs->filesys,
-		    name);
+		/* 0.4b47 names a remote output by its path and host. */
+		if (rmt_is_remote(name) && rmt_split(name, &remote, &path) == 0)
+			msg("Dumping %s (%s) to %s on host %s\n", dfs->device,
+			    dfs->filesys, path, remote.host);
+		else
+			msg("Dumping %s (%s) to %s\n", dfs->device,
+			    dfs->filesys, name);
 	}
 	traverse_report_fixed(o, dfs);
 	msg("Label: %s\n", cfg->ident->s_spcl.c_label);

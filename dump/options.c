@@ -9,10 +9,6 @@
  * any work is done.  Options of later issues say they are not supported
  * yet.
  */
-/* exitcodes.h's R_OK (restore's status) clashes with unistd.h's access()
- * flag; included first, the system header's definition wins quietly. */
-#include "exitcodes.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -21,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
 #include "compress.h"
 #include "dump.h"
 #include "optr.h"

@@ -10,10 +10,6 @@
  * -W prints everything and marks those with '>'; -w prints only them.
  * Output goes to stdout, as 0.4b47 does.
  */
-/* exitcodes.h's R_OK (restore's status) clashes with unistd.h's access()
- * flag; included first, the system header's definition wins quietly. */
-#include "exitcodes.h"
-
 #include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +19,7 @@
 
 #include <blkid.h>
 
+#include "exitcodes.h"
 #include "dump.h"
 #include "optr.h"
 #include "xalloc.h"

@@ -104,6 +104,7 @@
 #include "ask.h"
 #include "ring.h"
 #include "slave.h"
+#include "rmtclient.h"
 #include "tape.h"
 #include "writer.h"
 
@@ -997,8 +998,9 @@ print_volume_stats(time_t end, uint64_t vol_bytes)
 	uint64_t blocks = nblocks - vol_first_block;
 	uint64_t ckb = vol_bytes / TP_BSIZE;
 
-	if (!out.is_stdout)
-		msg("Closing %s\n", vol_name);
+	if (!out.is_stdout)	/* a remote volume by its path, as 0.4b47 */
+		msg("Closing %s\n", rmt_is_remote(vol_name) ?
+		    strchr(vol_name, ':') + 1 : vol_name);
 	msg("Volume %d completed at: %s", volume, ctime(&end));
 	if (cfg.compress == COMP_NONE)
 		msg("Volume %d %ju blocks (%.2fMB)\n", volume,
