@@ -593,7 +593,10 @@ set_one_dir(struct entry *e)
 }
 
 /* Owners, modes and times of the directories, deepest first, so setting
- * one never disturbs another's time.  root: also the target itself. */
+ * one never disturbs another's time.  Every directory this run made gets
+ * its archived attributes - also one made only on the way to a selected
+ * name, as 0.4b47 does; directories that were already there are left
+ * alone.  root: also the target itself. */
 void
 extract_dirmodes(bool root)
 {
@@ -607,8 +610,7 @@ extract_dirmodes(bool root)
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		if (e->type != E_NODE)
 			continue;
-		if (e == sym_root ? !root : !(e->flags & EF_CREATED) ||
-		    !(e->flags & EF_SELECTED))
+		if (e == sym_root ? !root : !(e->flags & EF_CREATED))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;

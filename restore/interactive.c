@@ -562,11 +562,6 @@ cmd_extract(void)
 	msg_verbose("Extract requested files\n");
 	extract_files();
 	extract_links();
-	/* Like 0.4b47, give every directory made here (also those only on
-	 * the way to a selected name) its archived owner, mode and times. */
-	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
-		if (e->type == E_NODE && (e->flags & EF_CREATED))
-			e->flags |= EF_SELECTED;
 	if (ropt.oflag)
 		root = true;
 	else if (ropt.Nflag || ropt.mflag)

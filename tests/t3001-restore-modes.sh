@@ -127,6 +127,15 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-h extracts a directory without
 	test -d h/d && ! test -e h/d/e
 '
 
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-x of a deep file: the directories made on the way get their archived modes, as 0.4b47' '
+	mkdir xo xr &&
+	(cd xo && "$ORACLE_RESTORE" -x -a -o -f ../a.dump ./d/e/f) &&
+	(cd xr && "$RESTORE" -x -o -f ../a.dump ./d/e/f) &&
+	(cd xo && stat -c "%n %a %u %g %Y" d d/e d/e/f) >xdirs.expect &&
+	(cd xr && stat -c "%n %a %u %g %Y" d d/e d/e/f) >xdirs.actual &&
+	test_cmp xdirs.expect xdirs.actual
+'
+
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'not a dump: clear message, exit 1' '
 	head -c 100000 /dev/urandom >junk &&
 	test_must_fail "$RESTORE" -t -f junk 2>junk.err &&
