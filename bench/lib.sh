@@ -58,10 +58,13 @@ for i in range(n):
 PY
 }
 
-# bench_image IMG TREE SIZE_MB: ext4 image from TREE, attached; prints the loop device.
+# bench_image IMG TREE SIZE_MB [MKE2FS_ARGS...]: ext4 image from TREE,
+# attached; prints the loop device.
 bench_image() {
-	mke2fs -q -F -t ext4 -b 4096 -d "$2" "$1" "${3}M" >/dev/null
-	dev=$(losetup -f --show "$1")
+	img=$1 tree=$2 size=$3
+	shift 3
+	mke2fs -q -F -t ext4 -b 4096 "$@" -d "$tree" "$img" "${size}M" >/dev/null
+	dev=$(losetup -f --show "$img")
 	echo "$dev" >> "$LOOPS_FILE"
 	echo "$dev"
 }

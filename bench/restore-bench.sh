@@ -25,7 +25,7 @@ for i in range(n):
     with open(os.path.join(d, "file-%06d" % i), "w") as f:
         f.write("%d\n" % i)
 PY
-DEV2=$(bench_image "$WORK/many.img" "$WORK/many" 1200)
+DEV2=$(bench_image "$WORK/many.img" "$WORK/many" 1200 -N $((NFILES + NFILES / 10 + 1000)))
 rm -rf "$WORK/many"
 "$REF_DUMP" -0 -f "$WORK/many.dump" "$DEV2" 2>/dev/null
 T=$WORK/target
