@@ -346,19 +346,7 @@ compare_run(char **names, int nnames)
 	dirs_read();
 	dirs_build_tree();
 	open_cmpdir();
-	if (nnames == 0)
-		select_tree(sym_root);
-	for (int i = 0; i < nnames; i++) {
-		struct entry *e = sym_lookup_path(names[i]);
-
-		if (e == NULL) {
-			char *c = sym_canon(names[i]);
-
-			fprintf(stderr, "%s is not on the tape\n", c);
-			free(c);
-		} else
-			select_tree(e);
-	}
+	select_names(names, nnames);
 	for (;;) {
 		struct inoattr a;
 		struct entry *e;

@@ -43,6 +43,7 @@ void	extract_flags(void);
 void	extract_links(void);
 void	extract_make_dirs(void);
 void	extract_sync(void);
+void	select_names(char **names, int nnames);
 void	select_tree(struct entry *e);
 void	set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	    const struct ealist *ea, const char *path);

@@ -64,6 +64,28 @@ select_tree(struct entry *e)
 		x->flags |= EF_SELECTED;
 }
 
+/* Mark the named files (all when there are none) for extraction; names
+ * not in the archive are reported, as 0.4b47, without failing. */
+void
+select_names(char **names, int nnames)
+{
+	if (nnames == 0) {
+		select_tree(sym_root);
+		return;
+	}
+	for (int i = 0; i < nnames; i++) {
+		struct entry *e = sym_lookup_path(names[i]);
+
+		if (e == NULL) {
+			char *c = sym_canon(names[i]);
+
+			fprintf(stderr, "%s is not on the tape\n", c);
+			free(c);
+		} else
+			select_tree(e);
+	}
+}
+
 static bool
 wanted_dir(const struct entry *e)
 {

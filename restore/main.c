@@ -210,26 +210,6 @@ parse_args(int argc, char **argv)
 		read_filelist(xfile);
 }
 
-static void
-select_names(void)
-{
-	if (nnames == 0) {
-		select_tree(sym_root);
-		return;
-	}
-	for (int i = 0; i < nnames; i++) {
-		struct entry *e = sym_lookup_path(names[i]);
-
-		if (e == NULL) {
-			char *c = sym_canon(names[i]);
-
-			fprintf(stderr, "%s is not on the tape\n", c);
-			free(c);
-		} else
-			select_tree(e);
-	}
-}
-
 static int
 finish(void)
 {
@@ -252,7 +232,7 @@ do_extract(void)
 
 	dirs_read();
 	dirs_build_tree();
-	select_names();
+	select_names(names, nnames);
 	if (!ropt.Nflag)
 		target_open();
 	extract_make_dirs();
