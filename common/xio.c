@@ -2,6 +2,7 @@
  * xio.c - whole-buffer read/write; see xio.h.
  */
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "xio.h"
@@ -67,4 +68,18 @@ full_pread(int fd, void *buf, size_t len, off_t off)
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
+}
+
+void
+iov_advance(struct iovec **iov, int *iovcnt, size_t n)
+{
+	while (*iovcnt > 0 && n >= (*iov)->iov_len) {
+		n -= (*iov)->iov_len;
+		(*iov)++;
+		(*iovcnt)--;
+	}
+	if (*iovcnt > 0) {
+		(*iov)->iov_base = (char *)(*iov)->iov_base + n;
+		(*iov)->iov_len -= n;
+	}
 }

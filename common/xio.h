@@ -12,4 +12,9 @@ ssize_t full_read(int fd, void *buf, size_t len);
 ssize_t full_write(int fd, const void *buf, size_t len);
 ssize_t full_pread(int fd, void *buf, size_t len, off_t off);
 
+struct iovec;
+/* Skip the first n bytes of the iovec array *iov of *iovcnt entries
+ * (after a partial writev/sendmsg), updating both. */
+void iov_advance(struct iovec **iov, int *iovcnt, size_t n);
+
 #endif /* XIO_H */

@@ -100,6 +100,7 @@
 #include "dumprestore.h"
 #include "spcl.h"
 #include "xalloc.h"
+#include "xio.h"
 #include "optr.h"
 #include "ask.h"
 #include "ring.h"
@@ -554,15 +555,7 @@ send_all(int s, struct iovec *iov, int iovcnt)
 				(void)reap(s, 1);
 			helper_failed();
 		}
-		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
-			n -= (ssize_t)iov->iov_len;
-			iov++;
-			iovcnt--;
-		}
-		if (iovcnt > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= (size_t)n;
-		}
+		iov_advance(&iov, &iovcnt, (size_t)n);
 	}
 }
 

@@ -44,6 +44,7 @@
 #include "exitcodes.h"
 #include "ring.h"
 #include "writer.h"
+#include "xio.h"
 
 /* Bytes per write for non-tape outputs, rounded down to whole records. */
 #define WRITE_CHUNK		(1024u * 1024)
@@ -267,15 +268,7 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 			fail(w, errno == EPIPE ? RING_WRITER_PIPE :
 			    RING_WRITER_WRITE, errno, current_record(w));
 		w->pos += (uint64_t)n;
-		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
-			n -= (ssize_t)iov->iov_len;
-			iov++;
-			iovcnt--;
-		}
-		if (iovcnt > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= (size_t)n;
-		}
+		iov_advance(&iov, &iovcnt, (size_t)n);
 	}
 	return 0;
 }
