@@ -20,5 +20,5 @@ apt-get install -y --no-install-recommends \
 	libext2fs-dev comerr-dev libblkid-dev zlib1g-dev libbz2-dev \
 	liblzo2-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
-	openssh-server openssh-client strace tar bsdutils procps time \
+	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
 	ca-certificates
