@@ -10,11 +10,17 @@
  * is exactly the records back to back and the syscall count stays low.  For a tape
  * it is one record per write(), because each write is one tape block
  * and restore derives the blocking factor from it.  Short writes are
- * continued; 0 bytes or ENOSPC means end of media; any failure is
- * written to the ring status, with the first record that did not fully
- * land, and the writer exits non-zero.  After the last record it
- * flushes (fsync, never O_SYNC, for files and block devices) and closes
- * the output, checking both.
+ * continued (on a tape a short write is the end of the media: the rest
+ * would be a record of its own); 0 bytes or ENOSPC means end of media;
+ * any failure is written to the ring status, with the first record that
+ * did not fully land, and the writer exits non-zero.  After the last
+ * record it flushes and closes the output, checking both: fsync (never
+ * O_SYNC) for files and block devices; for a tape the flush point is a
+ * filemark written synchronously (MTWEOF: the drive has the data when it
+ * returns), where dump 0.4b47 left the filemark to the driver's close.
+ * Then, as 0.4b47 does, a tape is opened read-only again to wait until
+ * a rewinding device has rewound; a non-rewinding one stays after the
+ * filemark, where the next dump on the same tape goes.
  *
  * Compressed dumps: each record is either raw (the first record of a
  * volume) or the prefix + payload a slave left in the slot's output
@@ -53,6 +59,10 @@
 #define WRITEBACK_WINDOW	(8u * 1024 * 1024)
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
 #define OUTPUT_MODE		0666
+/* Filemarks that end a volume on a tape, and how long to wait before
+ * trying again to open a drive that is still busy (rewinding). */
+#define END_FILEMARKS		1
+#define REWIND_POLL_SECS	10
 
 /* Bytes of W requests in flight on a remote link whose server does
  * strict writes (rmtclient.h): enough to cover a long round trip. */
@@ -116,6 +126,31 @@ open_remote(const char *name, struct writer_output *out)
 	return 0;
 }
 
+long
+writer_tape_blksize(const char *name)
+{
+	struct stat st;
+	struct mtget mt;
+	long blk = 0;
+	int fd;
+
+	if (strcmp(name, "-") == 0 || rmt_is_remote(name) ||
+	    remote_prefix[0] != '\0' || stat(name, &st) == -1 ||
+	    !S_ISCHR(st.st_mode))
+		return 0;
+	/* O_NONBLOCK: a drive still loading its cartridge answers too;
+	 * O_NOCTTY: the character device may be a terminal */
+	fd = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd == -1)
+		return 0;
+	if (ioctl(fd, MTIOCGET, &mt) == 0)
+		blk = (long)(((unsigned long)mt.mt_dsreg & MT_ST_BLKSIZE_MASK)
+		    >> MT_ST_BLKSIZE_SHIFT);
+	/* nothing was written: a failing close loses nothing */
+	(void)close(fd);
+	return blk;
+}
+
 int
 writer_open(const char *name, struct writer_output *out)
 {
@@ -144,6 +179,7 @@ writer_open(const char *name, struct writer_output *out)
 		    OUTPUT_MODE);
 		if (out->fd == -1)
 			return -1;
+		(void)snprintf(out->name, sizeof(out->name), "%s", name);
 	}
 	if (fstat(out->fd, &st) == -1) {
 		int e = errno;
@@ -268,6 +304,10 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 			fail(w, errno == EPIPE ? RING_WRITER_PIPE :
 			    RING_WRITER_WRITE, errno, current_record(w));
 		w->pos += (uint64_t)n;
+		/* the drive stopped inside the record: it is written again
+		 * in full on the next volume */
+		if (w->out.kind == WRITER_TAPE && (size_t)n < iov->iov_len)
+			return 1;
 		iov_advance(&iov, &iovcnt, (size_t)n);
 	}
 	return 0;
@@ -417,10 +457,28 @@ write_records(struct writer *w, uint64_t first, size_t n,
 	return 0;
 }
 
+/* Wait, as 0.4b47 does, until the drive can be opened again: a
+ * rewinding device may still be rewinding after the close.  Only a busy
+ * drive is waited for; one that ejected its cartridge has rewound. */
+static void
+wait_rewind(const struct writer *w)
+{
+	int fd;
+
+	while ((fd = open(w->out.name, O_RDONLY | O_CLOEXEC)) == -1 &&
+	    (errno == EBUSY || errno == EINTR))
+		(void)sleep(REWIND_POLL_SECS);
+	/* opened read-only to wait, nothing written: nothing to lose */
+	if (fd != -1)
+		(void)close(fd);
+}
+
 /* Make the output durable and close it. */
 static void
 flush_and_close(struct writer *w, uint64_t nrec)
 {
+	struct mtop op = { .mt_op = MTWEOF, .mt_count = END_FILEMARKS };
+
 	if (w->out.kind == WRITER_REMOTE) {
 		/* the server flushes before it answers C (ours fsyncs), so
 		 * the volume counts as complete only after the reply */
@@ -432,8 +490,15 @@ flush_and_close(struct writer *w, uint64_t nrec)
 	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV)
 	    && fsync(w->out.fd) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);
+	/* MTWEOF, not MTWEOFI: it returns once the drive has written its
+	 * buffer, so an error shows up here and not after "DUMP IS DONE" */
+	if (w->out.kind == WRITER_TAPE &&
+	    ioctl(w->out.fd, MTIOCTOP, &op) == -1)
+		fail(w, RING_WRITER_FSYNC, errno, nrec);
 	if (close(w->out.fd) == -1)
 		fail(w, RING_WRITER_CLOSE, errno, nrec);
+	if (w->out.kind == WRITER_TAPE)
+		wait_rewind(w);
 }
 
 /* Open the output the master names (after it was told the volume was

@@ -5,6 +5,8 @@
 #ifndef DUMP_WRITER_H
 #define DUMP_WRITER_H
 
+#include <limits.h>
+
 #include "rmtclient.h"
 
 struct ring;
@@ -24,6 +26,8 @@ struct writer_output {
 	enum writer_kind kind;
 	int is_stdout;		/* "-": no "Closing" line, stdout messages */
 	struct rmt_conn rmt;	/* WRITER_REMOTE: the link (fd is rmt.to) */
+	char name[PATH_MAX];	/* WRITER_TAPE: the drive, opened again
+				 * after the close to wait for the rewind */
 };
 
 /*
@@ -39,18 +43,26 @@ int writer_open(const char *name, struct writer_output *out);
  */
 void writer_preconnect(const char *name);
 
+/*
+ * The fixed block size in bytes of the local tape drive name, asked with
+ * MTIOCGET before the dump starts; 0 when the drive is in variable block
+ * mode or name is no local tape drive (or cannot be opened now: the real
+ * open reports that).
+ */
+long writer_tape_blksize(const char *name);
+
 /* Whether the output is a pipe or FIFO (or standard output). */
 int writer_is_pipe(const struct writer_output *out);
 
 /*
  * Body of the writer process: write records 0, 1, ... from the ring
  * (raw, or the prefix + payload of a compressed record) until the
- * record marked last, then flush (fsync for files and block devices)
- * and close the output.  After a record marked VOLEND, and at end of
- * media on anything but a pipe, it closes the volume and opens the
- * output the master names next (ring.h, "Volume changes").  Never
- * returns: _exit(0) when all is on the medium, otherwise _exit(1) after
- * reporting in the ring status.
+ * record marked last, then flush (fsync for files and block devices, a
+ * synchronous filemark for tapes) and close the output.  After a record
+ * marked VOLEND, and at end of media on anything but a pipe, it closes
+ * the volume and opens the output the master names next (ring.h,
+ * "Volume changes").  Never returns: _exit(0) when all is on the
+ * medium, otherwise _exit(1) after reporting in the ring status.
  */
 _Noreturn void writer_main(const struct writer_output *out,
     struct ring *ring, int ntrec);

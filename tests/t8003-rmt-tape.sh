@@ -1,10 +1,12 @@
 #!/bin/sh
 test_description='rmt server on a tape drive (simulated)
 
-There is no tape drive here, so a small LD_PRELOAD library stands in for
-the st driver: files whose names end in ".tape" answer MTIOCGET with fixed,
-distinct values per member, MTIOCPOS with a position that MTSEEK sets, and
-log every MTIOCTOP (op and count) without doing anything.  Our rmt and
+There is no tape drive here, so helpers/faketape.c, preloaded, stands in
+for the st driver: files whose names end in ".tape" are drives (records,
+filemarks, positions; see the file), here answering MTIOCGET with fixed,
+distinct values per member (FAKETAPE_STATUS=pattern) and logging every
+MTIOCTOP (op and count) and MTIOCPOS; ops with a count of 99, or the op
+named in FAKETAPE_FAIL_OP, fail with EIO.  Our rmt and
 rmt-dump 0.4b47 get the same requests on such a file: replies, debug logs
 and the operations that reach the "driver" must agree (status, the
 version-1 byte order of S, the mapping of I, I-1 and i op codes, the QFA
@@ -26,100 +28,16 @@ MTSETDRVBUFFER=24
 # A sanitizer build of rmt wants its runtime first among the preloads.
 ASAN_PRELOAD_OK=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
-cat >fake-tape.c <<\EOF
-/* fake-tape.c - LD_PRELOAD stand-in for the st driver, see the test. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mtio.h>
-#include <unistd.h>
 
-static long position = 4321;
-
-static int is_tape(int fd)
-{
-	char link[64], path[4096];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n < 5)
-		return 0;
-	path[n] = '\0';
-	return strcmp(path + n - 5, ".tape") == 0;
-}
-
-static void note(const char *what, long a, long b)
-{
-	const char *log = getenv("FAKE_TAPE_LOG");
-	FILE *f;
-
-	if (log == NULL || (f = fopen(log, "a")) == NULL)
-		return;
-	fprintf(f, "%s %ld %ld\n", what, a, b);
-	fclose(f);
-}
-
-int ioctl(int fd, unsigned long req, ...)
-{
-	static int (*real)(int, unsigned long, ...);
-	const char *fail = getenv("FAKE_TAPE_FAIL_OP");
-	va_list ap;
-	void *arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (real == NULL)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	if (!is_tape(fd))
-		return real(fd, req, arg);
-	if (req == MTIOCGET) {
-		struct mtget *mt = arg;
-
-		mt->mt_type = 0x0102030405060708L;
-		mt->mt_resid = 0x1112131415161718L;
-		mt->mt_dsreg = 0x2122232425262728L;
-		mt->mt_gstat = 0x3132333435363738L;
-		mt->mt_erreg = 0x4142434445464748L;
-		mt->mt_fileno = 0x51525354;
-		mt->mt_blkno = 0x61626364;
-		return 0;
-	}
-	if (req == MTIOCPOS) {
-		((struct mtpos *)arg)->mt_blkno = position;
-		note("pos", position, 0);
-		return 0;
-	}
-	if (req == MTIOCTOP) {
-		struct mtop *op = arg;
-
-		note("op", op->mt_op, op->mt_count);
-		if (op->mt_count == 99 || (fail != NULL && atoi(fail) == op->mt_op)) {
-			errno = EIO;
-			return -1;
-		}
-		if (op->mt_op == MTSEEK)
-			position = op->mt_count;
-		return 0;
-	}
-	errno = ENOTTY;
-	return -1;
-}
-EOF
-
-# run_tape BIN NAME: run BIN on ./req in a fresh NAME/ holding x.tape and
-# f, with the fake driver; NAME.out replies, NAME.rc status, NAME.log debug
-# log, NAME.ops what reached the driver.
+# run_tape BIN NAME: run BIN on ./req in a fresh NAME/ holding x.tape (a
+# cartridge of 100 records and a filemark) and f, with the fake driver;
+# NAME.out replies, NAME.rc status, NAME.log debug log, NAME.ops what
+# reached the driver.
 run_tape() {
 	rm -rf "$2" "$2.ops" && mkdir "$2" &&
-	echo tapedata >"$2/x.tape" && echo filedata >"$2/f" && : >"$2.ops" &&
-	(cd "$2" && FAKE_TAPE_LOG=$PWD/../$2.ops LD_PRELOAD=$PWD/../fake-tape.so \
+	cp cartridge "$2/x.tape" && echo filedata >"$2/f" && : >"$2.ops" &&
+	(cd "$2" && FAKETAPE_LOG=$PWD/../$2.ops FAKETAPE_STATUS=pattern \
+		FAKETAPE_FAIL_COUNT=99 LD_PRELOAD=$PWD/../fake-tape.so \
 		ASAN_OPTIONS=$ASAN_PRELOAD_OK \
 		"$1" ../"$2".log <../req >../"$2".out; echo $? >../"$2".rc)
 }
@@ -137,7 +55,10 @@ same_on_tape() {
 }
 
 test_expect_success CC 'setup: build the fake tape driver' '
-	"$CC" -shared -fPIC -o fake-tape.so fake-tape.c -ldl &&
+	"$CC" -shared -fPIC -o fake-tape.so "$HELPERS/faketape.c" -ldl &&
+	: >c.tape && head -c 51200 /dev/zero >zeros &&
+	LD_PRELOAD=$PWD/fake-tape.so dd if=zeros of=c.tape bs=512 2>/dev/null &&
+	mv c.tape cartridge && test $(stat -c %s cartridge) = $((100 * 516 + 4)) &&
 	printf "Ox.tape\n0\nS" >req && run_tape "$RMT" our &&
 	head -c 7 our.out >head && printf "A0\nA48\n" >expect && test_cmp expect head
 '
@@ -160,7 +81,7 @@ test_expect_success FAKETAPE,OURRMT,RMTORACLE 'I with native and version-1 op co
 
 test_expect_success FAKETAPE,OURRMT,RMTORACLE 'QFA positions: L 10 and L 11 on a tape' '
 	same_on_tape "Ox.tape\n0\nL0\n10\nL77\n11\nL0\n10\nL5\n0\nL0\n1\n" &&
-	FAKE_TAPE_FAIL_OP=$MTSETDRVBUFFER same_on_tape "Ox.tape\n0\nL0\n10\nL77\n11\n" &&
+	FAKETAPE_FAIL_OP=$MTSETDRVBUFFER same_on_tape "Ox.tape\n0\nL0\n10\nL77\n11\n" &&
 	grep "^E5$" our.out
 '
 
@@ -179,7 +100,7 @@ test_expect_success FAKETAPE,OURRMT 'a tape record beyond the cap is refused, it
 	  printf "V\n"; } >req &&
 	run_tape "$RMT" our &&
 	printf "A0\nE22\nInvalid argument\nA2\n" >expect && test_cmp expect our.out &&
-	echo tapedata >expect && test_cmp expect our/x.tape
+	test_cmp cartridge our/x.tape
 '
 
 test_done
