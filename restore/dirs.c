@@ -25,6 +25,7 @@
 #include "extern.h"
 #include "exitcodes.h"
 #include "spcl.h"
+#include "symfile.h"
 #include "xalloc.h"
 #include "xio.h"
 
@@ -509,4 +510,29 @@ bool
 dirs_is_dir(uint32_t ino)
 {
 	return dir_find(ino) != NULL;
+}
+
+/* The attributes of dumped directory ino, or NULL (-R attaches them to
+ * the tree it loads from the checkpoint). */
+struct dirinfo *
+dirs_info(uint32_t ino)
+{
+	struct dirrec *d = dir_find(ino);
+
+	return d != NULL ? d->info : NULL;
+}
+
+/* Skip pass III when the archive is read again (restore -i's further
+ * extracts): the tree already holds the directories. */
+void
+dirs_skip(void)
+{
+	for (;;) {
+		tape_find_inode();
+		if (curhdr.s_spcl.c_type != TS_INODE ||
+		    (!(curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
+		    (curhdr.s_spcl.c_dinode.di_mode & S_IFMT) != S_IFDIR))
+			break;
+		tape_skipfile();
+	}
 }

@@ -1,23 +1,25 @@
 /*
  * incremental.c - restore -r of an incremental archive (c_ddate != 0).
  *
- * The previous run's ./restoresymtable (symtab.c's text format) gives the
- * old tree of names; the archive gives the dumped directories.  The new
- * tree is the archive's tree with every directory that is not on the
- * archive grafted from the old tree (dump puts every directory leading to
- * a changed inode on the archive, so such a directory's whole subtree is
- * unchanged).  The disk is then brought from the old tree to the new one
- * in three steps, every step through directory descriptors reached with
- * O_NOFOLLOW, so no name (old or new) is ever followed as a symbolic link:
+ * The previous run's ./restoresymtable (symtab.c's text format, read by
+ * symfile.c) gives the old tree of names; the archive gives the dumped
+ * directories.  The new tree is the archive's tree with every directory
+ * that is not on the archive grafted from the old tree (dump puts every
+ * directory leading to a changed inode on the archive, so such a
+ * directory's whole subtree is unchanged).  The disk is then brought from
+ * the old tree to the new one in three steps, every step through
+ * directory descriptors reached with O_NOFOLLOW, so no name (old or new)
+ * is ever followed as a symbolic link:
  *   1. the old tree is taken apart into a holding directory RSTTMP.<pid>
  *      in the target: unchanged files kept as "<ino>", directories that
  *      survive as "d<ino>" (unchanged subtrees move as one piece), every
  *      other name removed (deleted and changed inodes);
  *   2. the new tree is put together: directories moved back or made,
  *      unchanged files moved back under their (possibly new) first name;
- *   3. changed and new inodes come off the archive (extract.c), the other
- *      hard links are made, the holding directory is removed, the table
- *      rewritten and the directory modes set.
+ *   3. a checkpoint of the new tree is written (restore -R finishes
+ *      from it, resume.c), changed and new inodes come off the archive
+ *      (extract.c), the other hard links are made, the holding directory
+ *      is removed, the table rewritten and the directory modes set.
  * Taking apart and putting together costs one rename per changed
  * directory's entry, but handles renames, hard-link changes and type
  * changes (a directory replaced by a file and back) with no special case.
@@ -35,152 +37,19 @@
 #include "restore.h"
 #include "extern.h"
 #include "exitcodes.h"
+#include "symfile.h"
 #include "xalloc.h"
 
-#define SYMTAB_NAME	"restoresymtable"
-#define SYMTAB_MAGIC	"dump-restoresymtable 1"
-#define HOLD_PREFIX	"RSTTMP."
 /* "d" + a 32-bit inode number in decimal + NUL. */
 #define HOLD_NAMELEN	16
-#define NAME_MAX_LEN	255
 
-/* One name of the previous run's tree, in the table's depth-first order. */
-struct oent {
-	uint32_t ino;
-	bool dir;
-	long parent, child, sibling;
-	char *name;
-};
-
+/* The previous run's tree (symfile.h), in the table's depth-first order. */
+static struct symfile tbl;
 static struct oent *old;
-static size_t nold, old_cap;
-static long old_date;
+static size_t nold;
 static int holdfd = -1;
-static char holdname[32];
+static char holdname[HOLD_NAME_MAX];
 static int nerrors;
-
-/* Undo put_escaped() of symtab.c in place; false on a malformed escape. */
-static bool
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s != '\0'; s++) {
-		unsigned int v;
-
-		if (*s != '%') {
-			*o++ = *s;
-			continue;
-		}
-		if (sscanf(s + 1, "%2x", &v) != 1 || v == 0 || s[1] == '\0' ||
-		    s[2] == '\0')
-			return false;
-		*o++ = (char)v;
-		s += 2;
-	}
-	*o = '\0';
-	return true;
-}
-
-static bool
-name_safe(const char *n)
-{
-	size_t len = strlen(n);
-
-	return len > 0 && len <= NAME_MAX_LEN && strchr(n, '/') == NULL &&
-	    strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
-}
-
-static void __attribute__((noreturn))
-bad_table(long lineno, const char *why)
-{
-	errx(R_ERROR, "./%s: line %ld: %s; not a symbol table of this "
-	    "restore", SYMTAB_NAME, lineno, why);
-}
-
-/* Parse one "<index> <parent> <ino> <D|L> <name>" line into old[]. */
-static void
-parse_entry(char *line, long lineno)
-{
-	long idx, parent;
-	unsigned long ino;
-	char type;
-	int off = 0;
-	struct oent *o;
-
-	if (sscanf(line, "%ld %ld %lu %c %n", &idx, &parent, &ino, &type,
-	    &off) != 4 || off == 0)
-		bad_table(lineno, "malformed entry");
-	if (idx != (long)nold || ino > UINT32_MAX ||
-	    (type != 'D' && type != 'L'))
-		bad_table(lineno, "bad entry");
-	if (idx == 0 ? parent != -1 || type != 'D' || ino != ROOTINO :
-	    parent < 0 || parent >= idx || !old[parent].dir)
-		bad_table(lineno, "bad parent");
-	if (!unescape(line + off) ||
-	    (idx == 0 ? strcmp(line + off, ".") != 0 : !name_safe(line + off)))
-		bad_table(lineno, "bad name");
-	if (nold == old_cap) {
-		old_cap = old_cap ? old_cap * 2 : 1024;
-		old = xreallocarray(old, old_cap, sizeof(*old));
-	}
-	o = &old[nold++];
-	o->ino = (uint32_t)ino;
-	o->dir = type == 'D';
-	o->parent = parent;
-	o->child = o->sibling = -1;
-	o->name = xstrdup(line + off);
-}
-
-/* Load ./restoresymtable, opened without following a symbolic link. */
-static void
-load_table(void)
-{
-	int fd = openat(target_fd, SYMTAB_NAME, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC);
-	FILE *f;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	long lineno = 0, count = -1, prev;
-	unsigned long mino;
-	int vol;
-
-	if (fd < 0 || (f = fdopen(fd, "r")) == NULL)
-		err(R_ERROR, "cannot open symbol table file ./%s", SYMTAB_NAME);
-	while ((len = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (line[len - 1] != '\n')
-			bad_table(lineno, "unterminated line");
-		line[--len] = '\0';
-		if (count >= 0)
-			bad_table(lineno, "data after the end");
-		if (lineno == 1) {
-			if (strcmp(line, SYMTAB_MAGIC) != 0)
-				bad_table(lineno, "bad magic");
-		} else if (lineno == 2) {
-			if (sscanf(line, "date %ld prev %ld maxino %lu volume "
-			    "%d", &old_date, &prev, &mino, &vol) != 4)
-				bad_table(lineno, "bad header");
-		} else if (strncmp(line, "end ", 4) == 0) {
-			if (sscanf(line, "end %ld", &count) != 1 ||
-			    count != (long)nold)
-				bad_table(lineno, "bad count");
-		} else
-			parse_entry(line, lineno);
-	}
-	if (ferror(f))
-		err(R_ERROR, "./%s", SYMTAB_NAME);
-	free(line);
-	(void)fclose(f);
-	if (count < 0 || nold == 0)
-		bad_table(lineno, "truncated");
-	/* Children lists in table order: prepend from the last entry. */
-	for (size_t i = nold - 1; i > 0; i--) {
-		old[i].sibling = old[old[i].parent].child;
-		old[old[i].parent].child = (long)i;
-	}
-}
 
 static int
 cmp_old_ino(const void *a, const void *b)
@@ -505,6 +374,37 @@ remove_hold(void)
 	}
 }
 
+/* -R: empty and remove the holding directory hold of the interrupted
+ * run (symfile.c checked the name), if it is still there. */
+void
+incr_finish_hold(const char *hold)
+{
+	snprintf(holdname, sizeof(holdname), "%s", hold);
+	holdfd = openat(target_fd, holdname, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (holdfd < 0) {
+		if (errno != ENOENT) {
+			warn("./%s", holdname);
+			nerrors++;
+		}
+		return;
+	}
+	remove_hold();
+}
+
+/* -R: the names report_missing() would give. */
+void
+incr_report_missing(void)
+{
+	report_missing();
+}
+
+int
+incr_errors(void)
+{
+	return nerrors;
+}
+
 int
 incr_restore(void)
 {
@@ -514,10 +414,15 @@ incr_restore(void)
 		errx(R_ERROR, "-N cannot be used with an incremental -r");
 	msg_verbose("Begin incremental restore\n");
 	target_open();
-	load_table();
-	if (old_date != (long)dumpprev) {
+	symfile_load(target_fd, &tbl);
+	old = tbl.ent;
+	nold = tbl.n;
+	if (tbl.checkpoint)
+		errx(R_ERROR, "./%s is the checkpoint of an unfinished "
+		    "restore: finish it with restore -R", SYMTAB_NAME);
+	if (tbl.date != (long)dumpprev) {
 		fprintf(stderr, "Incremental tape too %s\n",
-		    old_date < (long)dumpprev ? "low" : "high");
+		    tbl.date < (long)dumpprev ? "low" : "high");
 		exit(R_ERROR);
 	}
 	dirs_read();
@@ -534,6 +439,11 @@ incr_restore(void)
 	msg_verbose("Calculate node updates.\n");
 	put_together();
 	msg_verbose("Extract new leaves.\n");
+	/* From here on the old tree is gone from disk: what restore -R
+	 * needs to finish is the new tree and the holding directory. */
+	msg_verbose("Check pointing the restore\n");
+	if (sym_write_checkpoint(target_fd, holdname) != 0)
+		return R_ERROR;
 	extract_files();
 	extract_links();
 	report_missing();

@@ -4,8 +4,10 @@
  * The directories are read first (dirs.c) and turned into the in-memory
  * tree of names (symtab.c); the shell then walks that tree: ls, cd, pwd,
  * add and delete only change EF_SELECTED flags, and extract hands the
- * selection to the same passes -x uses (extract.c).  Because the archive
- * is read as one stream, the file bodies can be extracted once per run.
+ * selection to the same passes -x uses (extract.c).  The archive is read
+ * as one stream: each further extract reads it again from volume 1
+ * (tape_restart(), after 0.4b47's volume questions); an inode extracted
+ * before under a name not selected now gets the new names as hard links.
  * Prompts and listings mirror restore 0.4b47 (cli.md 2.5): the prompt and
  * the echoed command go to stdout, everything the commands say goes to
  * stderr.  On a terminal lines come from readline, with completion of
@@ -26,6 +28,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "symfile.h"
 #include "xalloc.h"
 
 /* Packed entry layout of dirs.c: ino (4), type (1), namlen (1), name. */
@@ -39,6 +42,10 @@ struct lsent {
 	uint32_t ino;
 	char prefix, postfix;
 };
+
+/* tape.c's reader of the archive from its start again; a tape.c without
+ * it leaves one extract per session. */
+bool	tape_restart(const char *name) __attribute__((weak));
 
 static struct entry *cwd;
 static bool long_prompt;
@@ -539,17 +546,114 @@ ask_volume(void)
 	}
 }
 
+/* "Mount tape volume 1" of 0.4b47 before the archive is read again: the
+ * name to open (malloc'ed), or NULL when the operator says none or
+ * (*eof set) input ends. */
+static char *
+ask_first_volume(bool *eof)
+{
+	char *dflt = volume_first_name(), *ans;
+
+	fprintf(stderr, "Mount tape volume 1\n"
+	    "Enter ``none'' if there are no more tapes\n"
+	    "otherwise enter tape name (default: %s) ", dflt);
+	if ((ans = read_answer()) == NULL) {
+		putc('\n', stderr);
+		*eof = true;
+	}
+	if (ans == NULL || strcmp(ans, "none") == 0) {
+		free(ans);
+		free(dflt);
+		return NULL;
+	}
+	if (ans[0] == '\0') {
+		free(ans);
+		return dflt;
+	}
+	free(dflt);
+	return ans;
+}
+
+/* Open the archive again for a further extract; false when it cannot
+ * be or the operator gives up. */
+static bool
+reread_archive(void)
+{
+	if (tape_restart == NULL) {
+		fprintf(stderr, "The archive has been read to its end: "
+		    "leave restore and start again to extract more\n");
+		return false;
+	}
+	if (ropt.from_stdin) {
+		fprintf(stderr, "Standard input cannot be read again: leave "
+		    "restore and start again to extract more\n");
+		return false;
+	}
+	for (;;) {
+		char *name;
+		bool ok, eof = false;
+
+		if (!ask_volume())
+			return false;
+		/* "none" here asks for the volume number again. */
+		if ((name = ask_first_volume(&eof)) == NULL) {
+			if (eof)
+				return false;
+			continue;
+		}
+		ok = tape_restart(name);
+		free(name);
+		if (ok) {
+			dirs_skip();
+			return true;
+		}
+	}
+}
+
+/* Names to extract again start afresh; a selected name whose inode an
+ * earlier extract made under another name becomes a link to it (as in
+ * 0.4b47), so it is hidden from extract_files(): the names hidden are
+ * returned, to be selected again for extract_links(). */
+static struct entry **
+hide_linked(size_t *np)
+{
+	struct entry **hidden = NULL;
+	size_t n = 0, cap = 0;
+
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
+		if (e->type == E_LEAF && (e->flags & EF_SELECTED))
+			e->flags &= (uint8_t)~EF_DONE;
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+		struct entry *p;
+
+		if (e->type != E_LEAF || !(e->flags & EF_SELECTED))
+			continue;
+		for (p = sym_lookup_ino(e->ino); p != NULL; p = p->links)
+			if (p->flags & EF_DONE)
+				break;
+		if (p == NULL)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			hidden = xreallocarray(hidden, cap, sizeof(*hidden));
+		}
+		hidden[n++] = e;
+	}
+	for (size_t i = 0; i < n; i++)
+		hidden[i]->flags &= (uint8_t)~EF_SELECTED;
+	*np = n;
+	return hidden;
+}
+
 static void
 cmd_extract(void)
 {
 	bool root, verbose;
+	struct entry **hidden;
+	size_t nhidden;
 
-	if (extracted) {
-		fprintf(stderr, "The archive has been read to its end: "
-		    "leave restore and start again to extract more\n");
-		return;
-	}
-	if (!ask_volume())
+	msg_verbose("Extract requested files\n");
+	if (extracted ? !reread_archive() : !ask_volume())
 		return;
 	extracted = true;
 	if (!ropt.Nflag && target_fd < 0)
@@ -559,8 +663,11 @@ cmd_extract(void)
 	ropt.verbose = false;
 	extract_make_dirs();
 	ropt.verbose = verbose;
-	msg_verbose("Extract requested files\n");
+	hidden = hide_linked(&nhidden);
 	extract_files();
+	for (size_t i = 0; i < nhidden; i++)
+		hidden[i]->flags |= EF_SELECTED;
+	free(hidden);
 	extract_links();
 	if (ropt.oflag)
 		root = true;
@@ -571,6 +678,9 @@ cmd_extract(void)
 	extract_dirmodes(root);
 	extract_flags();
 	extract_sync();
+	/* Once extracted, nothing is selected any more (0.4b47's ls). */
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
+		e->flags &= (uint8_t)~EF_SELECTED;
 	tape_drain();
 	if (tape_truncated())
 		fprintf(stderr, "Input ended before the end-of-dump record: "

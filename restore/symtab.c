@@ -9,8 +9,10 @@
  * sized from a count the archive claims, only from entries actually read.
  *
  * restoresymtable (written by -r) is our own text format, documented in
- * sym_write(): one line per name, so an incremental restore (issue 4) can
- * rebuild this tree; it is not the 0.4b47 binary snapshot.
+ * write_table(): one line per name, so an incremental restore can rebuild
+ * this tree, and, written as a checkpoint before the leaves are
+ * extracted, so that -R can finish an interrupted -r; it is not the
+ * 0.4b47 binary snapshot.
  */
 #include <err.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "symfile.h"
 #include "xalloc.h"
 
 #define HASH_MIN	1024
@@ -316,14 +319,20 @@ put_escaped(FILE *f, const char *s)
  * restoresymtable, version 1 (text, one record per line):
  *   "dump-restoresymtable 1"
  *   "date <c_date> prev <c_ddate> maxino <n> volume <v>"
- *   "<index> <parent-index> <ino> <D|L> <name>" for every name, in
- *   depth-first order (the root has index 0, parent -1, name "."); names
- *   are %XX-escaped outside printable ASCII.
+ *   only in a checkpoint (an -r that has not finished, to be completed
+ *   by -R): "checkpoint <holding directory of an incremental, or ->"
+ *   "<index> <parent-index> <ino> <D|L|K> <name>" for every name, in
+ *   depth-first order (the root has index 0, parent -1, name "."); D is a
+ *   directory, L a leaf, K (checkpoints only) a leaf already on disk;
+ *   names are %XX-escaped outside printable ASCII.
  *   "end <count>"
+ * volume is the volume a resumed restore starts reading (always 1: -R
+ * reads the archive again from its start, skipping nothing it needs).
  * It is created with O_EXCL|O_NOFOLLOW relative to the target directory.
+ * symfile.c reads it back.
  */
-int
-sym_write(int dirfd, const char *name)
+static int
+write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 {
 	FILE *f;
 	int fd;
@@ -344,6 +353,9 @@ sym_write(int dirfd, const char *name)
 	fprintf(f, "dump-restoresymtable 1\n");
 	fprintf(f, "date %ld prev %ld maxino %lu volume 1\n", (long)dumpdate,
 	    (long)dumpprev, (unsigned long)maxino);
+	if (checkpoint)
+		fprintf(f, "checkpoint %s\n", hold != NULL && hold[0] != '\0' ?
+		    hold : "-");
 	/* The depth-first index of an entry is stashed in its dattr slot
 	 * only through this walk's counter: parents always precede their
 	 * children, so a parent's index is found by a parallel stack. */
@@ -368,7 +380,8 @@ sym_write(int dirfd, const char *name)
 			fprintf(f, "%ld %ld %lu %c ", idx,
 			    depth == 0 ? -1L : stack[depth - 1],
 			    (unsigned long)e->ino,
-			    e->type == E_NODE ? 'D' : 'L');
+			    e->type == E_NODE ? 'D' : checkpoint &&
+			    (e->flags & EF_DONE) ? 'K' : 'L');
 			put_escaped(f, e->name);
 			putc('\n', f);
 			idx++;
@@ -381,4 +394,19 @@ sym_write(int dirfd, const char *name)
 		return -1;
 	}
 	return 0;
+}
+
+/* The table of a finished -r. */
+int
+sym_write(int dirfd, const char *name)
+{
+	return write_table(dirfd, name, false, NULL);
+}
+
+/* The checkpoint written before the leaves are extracted; hold is the
+ * holding directory of an incremental ("" or NULL for none). */
+int
+sym_write_checkpoint(int dirfd, const char *hold)
+{
+	return write_table(dirfd, SYMTAB_NAME, true, hold);
 }
