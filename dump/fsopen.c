@@ -5,9 +5,12 @@
  * libblkid, then the mount table (/proc/self/mounts, then /etc/fstab)
  * matching mount point or device, also with the name made absolute.
  * Unlike 0.4b47 a regular file holding an ext2/3/4 image is dumped as a
- * file system; any other file or directory would be a subtree dump,
- * which is refused for now.  The result names the device the slaves
- * read, and the c_filesys text.
+ * file system.  Any other file or directory on a mounted ext2/3/4 file
+ * system makes a subset dump (subset.h): the device is the one mounted
+ * there and c_filesys reads "<mount point> (dir <path inside>)".  The
+ * mount holding a path is the longest mount point that is a prefix of
+ * its real path, among all mounts (0.4b47 looks at ext2/3/4 mounts only,
+ * and so takes a directory on a tmpfs for one of "/").
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,12 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <blkid.h>
 #include <et/com_err.h>
 
 #include "dump.h"
 #include "optr.h"
+#include "subset.h"
 #include "xalloc.h"
 
 #define MOUNTS_PATH	"/proc/self/mounts"
@@ -140,6 +145,165 @@ static void fill_fs(struct dump_fs *dfs, ext2_filsys fs)
 	       sizeof(fs->super->s_volume_name));
 }
 
+/* Whether a regular file holds a file system we can dump. */
+static int is_image(const char *name, const struct stat *st)
+{
+	ext2_filsys fs;
+
+	if (!S_ISREG(st->st_mode) || open_fs(name, &fs, 1) < 0)
+		return 0;
+	ext2fs_close_free(&fs);
+	return 1;
+}
+
+/* Whether mount point dir contains path (at a component boundary). */
+static size_t mount_prefix(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/' ? 1 : 0;
+	if (strncmp(dir, path, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+		return 0;
+	return n;
+}
+
+/*
+ * The mount holding the absolute path: the longest matching mount point,
+ * the later of equal ones (it covers the earlier).  Only an ext2/3/4
+ * mount counts; fills device and mount point (malloced).
+ */
+static int holding_mount(const char *path, char **dev, char **dir)
+{
+	FILE *f = setmntent(MOUNTS_PATH, "r");
+	struct mntent *m;
+	size_t best = 0, n;
+	int ext = 0;
+
+	*dev = *dir = NULL;
+	if (f == NULL)
+		return 0;
+	while ((m = getmntent(f)) != NULL) {
+		n = mount_prefix(m->mnt_dir, path);
+		if (n == 0 || n < best)
+			continue;
+		best = n;
+		free(*dev);
+		free(*dir);
+		*dev = xstrdup(m->mnt_fsname);
+		*dir = xstrdup(m->mnt_dir);
+		ext = is_ext_type(m->mnt_type);
+	}
+	endmntent(f);
+	if (!ext) {
+		free(*dev);
+		free(*dir);
+		*dev = *dir = NULL;
+	}
+	return ext;
+}
+
+/* The operand as an absolute path without symlinks, or, when it does
+ * not exist, made absolute as written (0.4b47 then still takes it for
+ * a subset and fails in pass I). */
+static char *absolute_name(const char *name, int exists)
+{
+	char cwd[PATH_MAX], *abs;
+	size_t len;
+
+	if (exists)
+		return realpath(name, NULL);
+	if (name[0] == '/')
+		return xstrdup(name);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return NULL;
+	len = strlen(cwd) + 1 + strlen(name) + 1;
+	abs = xmalloc(len);
+	snprintf(abs, len, "%s/%s", cwd, name);
+	return abs;
+}
+
+/*
+ * Decide whether o->operand names a subset (cli.md 1.3 step 5): not a
+ * file system of the mount tables, not a device, not an image, but a
+ * file or directory (existing or not) below the mount point of a
+ * mounted ext2/3/4 file system.  Quiet: errors are fsopen_resolve's.
+ */
+int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
+{
+	char *dev = NULL, *dir = NULL, *abs;
+	char *const *more;
+	struct stat st, mst;
+	int exists, nmore, i;
+	size_t len;
+
+	memset(sub, 0, sizeof(*sub));
+	if (is_tag(o->operand))
+		return 0;
+	if (search_mounts(o->operand, &dev, &dir)) {
+		free(dev);
+		free(dir);
+		return 0;
+	}
+	exists = stat(o->operand, &st) == 0;
+	if (exists && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ||
+		       is_image(o->operand, &st)))
+		return 0;
+	/* Only absolute names that do not exist: a relative one may still
+	 * be a device name (0.4b47 tries to open it as one). */
+	if (!exists && o->operand[0] != '/')
+		return 0;
+	abs = absolute_name(o->operand, exists);
+	if (abs == NULL)
+		return 0;
+	if (search_mounts(abs, &dev, &dir) || !holding_mount(abs, &dev, &dir) ||
+	    stat(dir, &mst) < 0 || (exists && mst.st_dev != st.st_dev)) {
+		free(dev);
+		free(dir);
+		free(abs);
+		return 0;
+	}
+	sub->device = dev;
+	sub->mountpoint = dir;
+	sub->dev = mst.st_dev;
+	/* The path inside is what follows the mount point, so below "/"
+	 * it has no leading slash: 0.4b47's text. */
+	len = strlen(dir) + strlen(abs) + sizeof(" (dir )");
+	sub->filesys = xmalloc(len);
+	snprintf(sub->filesys, len, "%s (dir %s)", dir,
+		 abs + (strcmp(dir, "/") == 0 ? 1 : strlen(dir)));
+	free(abs);
+	more = options_more_operands(&nmore);
+	sub->npaths = nmore + 1;
+	sub->paths = xreallocarray(NULL, (size_t)sub->npaths,
+				   sizeof(*sub->paths));
+	sub->paths[0] = o->operand;
+	for (i = 0; i < nmore; i++)
+		sub->paths[i + 1] = more[i];
+	return 1;
+}
+
+int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
+{
+	ext2_filsys fs;
+
+	if (open_fs(sub->device, &fs, 0) < 0)
+		return -1;
+	dfs->device = xstrdup(sub->device);
+	dfs->filesys = xstrdup(sub->filesys);
+	fill_fs(dfs, fs);
+	return 0;
+}
+
+void fsopen_free_subset(struct dump_subset *sub)
+{
+	free(sub->device);
+	free(sub->mountpoint);
+	free(sub->filesys);
+	free(sub->paths);
+	memset(sub, 0, sizeof(*sub));
+}
+
 /*
  * Resolve o->operand.  Prints its own message and returns -1 when the
  * operand cannot be dumped.
@@ -178,16 +342,17 @@ int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 		free(name);
 		return -1;
 	}
+	/* Files on a mounted ext2/3/4 file system were taken for a subset
+	 * (fsopen_subset); what is left is neither. */
 	if (S_ISDIR(st.st_mode)) {
-		msg("%s is not a mounted ext2/3/4 file system: "
-		    "subtree dumps are not supported yet\n", name);
+		msg("%s is not on a mounted ext2/3/4 file system\n", name);
 		free(name);
 		return -1;
 	}
 	if (open_fs(name, &fs, S_ISREG(st.st_mode)) < 0) {
 		if (S_ISREG(st.st_mode))
-			msg("%s is not an ext2/3/4 file system image: "
-			    "subtree dumps are not supported yet\n", name);
+			msg("%s is neither an ext2/3/4 file system image nor "
+			    "on a mounted ext2/3/4 file system\n", name);
 		free(name);
 		return -1;
 	}

@@ -41,6 +41,7 @@
 #define LOCK_SUFFIX	".lock"
 #define TMP_SUFFIX	".XXXXXX"
 #define NEW_FILE_MODE	0644
+#define CREATE_MODE	0666	/* made empty by -u: the umask decides */
 
 static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
@@ -166,15 +167,17 @@ void itime_read(const struct dump_opts *o, struct itime_base *base)
 {
 	struct itime_list l;
 	struct stat st;
-	FILE *f;
 	size_t i;
+	int fd;
 
 	memset(base, 0, sizeof(*base));
 	if (o->update && stat(o->dumpdates, &st) < 0 && errno == ENOENT) {
 		msg("WARNING: no file `%s', making an empty one\n",
 		    o->dumpdates);
-		f = fopen(o->dumpdates, "w");
-		if (f == NULL || fclose(f) != 0) {
+		/* Never truncating: a dump running at the same time may
+		 * have made and filled it since the stat. */
+		fd = open(o->dumpdates, O_WRONLY | O_CREAT, CREATE_MODE);
+		if (fd < 0 || close(fd) != 0) {
 			msg("cannot create %s: %s\n", o->dumpdates,
 			    strerror(errno));
 			dump_abort();

@@ -3,10 +3,11 @@
  *
  * The table lists the ext2/3/4 block devices of the mount table and of
  * /etc/fstab (an entry whose device was seen already only lends it its
- * fstab dump frequency), each with the newest dumpdates record naming
- * its mount point or device, then the dumpdates identifiers that belong
- * to no such entry.  An entry needs a dump when its fstab frequency
- * (days) is set and its newest record is older than that, or missing.
+ * fstab dump frequency, if it had none), each with the newest dumpdates
+ * record naming its mount point or device, then the dumpdates
+ * identifiers that belong to no such entry.  An entry needs a dump
+ * when its fstab frequency (days) is set and its newest record is older
+ * than that, or missing.
  * -W prints everything and marks those with '>'; -w prints only them.
  * Output goes to stdout, as 0.4b47 does.
  */
@@ -59,6 +60,18 @@ static int wanted_type(const char *t)
 	return 0;
 }
 
+/* A frequency above the bound is fatal, before anything is printed,
+ * as in 0.4b47 (which names "<mount point> <device>" for a new entry). */
+static void check_freq(int freq, const char *dir, const char *dev)
+{
+	if (freq <= MAX_DUMP_FREQ)
+		return;
+	msg("Dump frequency in fstab/mtab for %s%s%s is too big: %d > %d\n",
+	    dir, *dir != '\0' ? " " : "", dev, freq, MAX_DUMP_FREQ);
+	msg("The ENTIRE dump is aborted.\n");
+	exit(X_ABORT);
+}
+
 static void add_entry(struct report_table *t, const struct mntent *m)
 {
 	struct stat st;
@@ -76,19 +89,20 @@ static void add_entry(struct report_table *t, const struct mntent *m)
 		free(dev);
 		return;
 	}
-	if (m->mnt_freq > MAX_DUMP_FREQ) {
-		msg("Dump frequency in fstab/mtab for %s is too big\n", dev);
+	/* A device seen already lends its frequency to the first entry
+	 * only if that one had none; 0.4b47 checks the bound only where
+	 * it takes a frequency, naming the device alone there. */
+	for (i = 0; i < t->n; i++) {
+		if (t->fs[i].rdev != st.st_rdev)
+			continue;
+		if (t->fs[i].freq == 0) {
+			check_freq(m->mnt_freq, "", dev);
+			t->fs[i].freq = m->mnt_freq;
+		}
 		free(dev);
 		return;
 	}
-	for (i = 0; i < t->n; i++) {
-		if (t->fs[i].rdev == st.st_rdev) {
-			if (m->mnt_freq != 0)
-				t->fs[i].freq = m->mnt_freq;
-			free(dev);
-			return;
-		}
-	}
+	check_freq(m->mnt_freq, m->mnt_dir, dev);
 	t->fs = xreallocarray(t->fs, t->n + 1, sizeof(*t->fs));
 	t->fs[t->n].dev = dev;
 	t->fs[t->n].dir = xstrdup(m->mnt_dir);

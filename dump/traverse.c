@@ -9,7 +9,9 @@
  * Pass II propagates exclusion down excluded directories and selects
  * the directories on the path to any selected inode, until nothing
  * changes.  Passes III and IV then hand the selected directories, then
- * all other selected inodes, in ascending order to inode.c.
+ * all other selected inodes, in ascending order to inode.c.  A subset
+ * dump (subset.h) runs the same passes over the inodes subset.c marked,
+ * leaving all others out of every map.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "dump.h"
 #include "optr.h"
+#include "subset.h"
 #include "tape.h"
 #include "xalloc.h"
 
@@ -193,6 +196,48 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 	ext2fs_close_inode_scan(scan);
 }
 
+/* Pass I of a subset dump: the inodes subset.c listed, in its order. */
+static void pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs,
+			 time_t ddate, struct dump_maps *maps,
+			 const ext2_ino_t *order, size_t n)
+{
+	struct ext2_inode_large *in;
+	size_t i, isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
+						      : sizeof(*in);
+	errcode_t rc;
+
+	in = xcalloc(1, isz);
+	for (i = 0; i < n; i++) {
+		memset(in, 0, isz);
+		rc = ext2fs_read_inode_full(dfs->fs, order[i],
+					    (struct ext2_inode *)in,
+					    (int)dfs->inode_size);
+		if (rc == EXT2_ET_INODE_CSUM_INVALID) {
+			optr_ino_error(rc, "Dumping inode", order[i]);
+			rc = 0;
+		}
+		if (rc != 0) {
+			optr_ino_error(rc, "Skipping inode", order[i]);
+			continue;
+		}
+		if (in->i_mode != 0 && in->i_links_count != 0 &&
+		    in->i_dtime == 0)
+			map_inode(o, dfs, ddate, maps, order[i], in);
+	}
+	free(in);
+}
+
+/* Checked by name as well: libext2fs does not flag the ".." it makes up
+ * for an inline-data directory, and taking it for an entry would select
+ * (or, below an excluded directory, exclude) the parent. */
+int traverse_is_dot(const struct ext2_dir_entry *de)
+{
+	int len = ext2fs_dirent_name_len(de);
+
+	return (len == 1 && de->name[0] == '.') ||
+	       (len == 2 && de->name[0] == '.' && de->name[1] == '.');
+}
+
 static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 		       int offset, int blocksize, char *buf, void *priv)
 {
@@ -201,7 +246,7 @@ static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 
 	(void)dir; (void)offset; (void)blocksize; (void)buf;
 	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
-	    ino == 0 || ino >= c->maps->maxino)
+	    traverse_is_dot(de) || ino == 0 || ino >= c->maps->maxino)
 		return 0;
 	if (c->excluded) {
 		/* Exclusion covers the whole subtree. */
@@ -288,6 +333,29 @@ void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
 		msg("mapping (Pass II) [directories]\n");
 	while (pass2_round(o, dfs, maps))
 		;
+}
+
+int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
+			const struct dump_subset *sub, time_t ddate,
+			struct dump_maps *maps)
+{
+	ext2_ino_t *order;
+	size_t n;
+
+	alloc_maps(dfs, maps);
+	if (!o->estimate_only)
+		msg("mapping (Pass I) [regular files]\n");
+	if (subset_visit(dfs, sub, &order, &n) < 0) {
+		free(order);
+		return -1;
+	}
+	pass1_subset(o, dfs, ddate, maps, order, n);
+	free(order);
+	if (!o->estimate_only)
+		msg("mapping (Pass II) [directories]\n");
+	while (pass2_round(o, dfs, maps))
+		;
+	return 0;
 }
 
 void traverse_free_maps(struct dump_maps *maps)
