@@ -61,6 +61,8 @@ struct dump_opts {
 	int cartridge;			/* -c */
 	const char *volscript;		/* -F, NULL: none */
 	int metadata_only;		/* -m */
+	const char *toc_file;		/* -A, NULL: none (qfa.c) */
+	const char *qfa_file;		/* -Q, NULL: none (qfa.c) */
 };
 
 /* The file system being dumped, as resolved from the operand. */

@@ -2,11 +2,13 @@
  * main.c - dump's driver: options (options.c), then one call per phase,
  * and the messages between them.
  *
- * The phases run in order: base date (dumpdates), file system, pass I/II
- * mapping and estimate, output start, the maps, pass III, pass IV, end
- * of dump, dumpdates update, closing messages.  Start-up errors exit
- * with X_STARTUP, failures after the output started with X_ABORT.
+ * The phases run in order: operands (file system or subset), base date
+ * (dumpdates), file system, pass I/II mapping and estimate, output
+ * start, the maps, pass III, pass IV, end of dump, dumpdates update,
+ * closing messages.  Start-up errors exit with X_STARTUP, failures after
+ * the output started with X_ABORT.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,9 @@
 #include "compress.h"
 #include "dump.h"
 #include "optr.h"
+#include "qfa.h"
 #include "rmtclient.h"
+#include "subset.h"
 #include "tape.h"
 
 #define BYTES_PER_MB	(1024.0 * 1024.0)
@@ -94,6 +98,7 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 		msg("Wrote %llukB uncompressed, %llukB compressed, %1.3f:1\n",
 		    (unsigned long long)ukb, (unsigned long long)ckb,
 		    RATIO_ROUND + (double)ukb / (double)(ckb ? ckb : 1));
+	(void)qfa_close();	/* -Q, -A: errors are reported there */
 	msg("DUMP IS DONE\n");
 }
 
@@ -113,6 +118,7 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
 	inode_new_header(&end, TS_END, dfs->maxino - 1);
+	qfa_end_header(&end);	/* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
 	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start);
@@ -145,10 +151,12 @@ static void start_messages(const struct dump_opts *o,
 			   const struct tape_config *cfg)
 {
 	char name[PATH_MAX];
+	/* The header's copy, cut to its field as 0.4b47 prints it. */
+	const char *filesys = cfg->ident->s_spcl.c_filesys;
 
 	if (strcmp(o->output, "-") == 0) {
 		msg("Dumping %s (%s) to standard output\n", dfs->device,
-		    dfs->filesys);
+		    filesys);
 	} else {
 		struct rmt_conn remote;
 		const char *path;
@@ -160,10 +168,10 @@ static void start_messages(const struct dump_opts *o,
 		/* 0.4b47 names a remote output by its path and host. */
 		if (rmt_is_remote(name) && rmt_split(name, &remote, &path) == 0)
 			msg("Dumping %s (%s) to %s on host %s\n", dfs->device,
-			    dfs->filesys, path, remote.host);
+			    filesys, path, remote.host);
 		else
 			msg("Dumping %s (%s) to %s\n", dfs->device,
-			    dfs->filesys, name);
+			    filesys, name);
 	}
 	traverse_report_fixed(o, dfs);
 	msg("Label: %s\n", cfg->ident->s_spcl.c_label);
@@ -274,6 +282,74 @@ static void estimate_message(const struct dump_opts *o,
 	    (unsigned long long)est, tapes);
 }
 
+static _Noreturn void startup_failure(const char *why)
+{
+	msg("%s\n", why);
+	msg("The ENTIRE dump is aborted.\n");
+	exit(X_STARTUP);
+}
+
+/*
+ * Whether the operands name a subset (then *sub is filled), checked
+ * before dumpdates is read, as 0.4b47 does: a subset is level 0 only and
+ * never recorded; a file system takes one operand.
+ */
+static int check_operands(const struct dump_opts *o, struct dump_subset *sub)
+{
+	char *const *more;
+	int n, i;
+
+	if (fsopen_subset(o, sub)) {
+		if (o->level != 0)
+			startup_failure("Only level 0 dumps are allowed on a "
+					"subdirectory");
+		if (o->update)
+			startup_failure("You can't update the dumpdates file "
+					"when dumping a subdirectory");
+		return 1;
+	}
+	more = options_more_operands(&n);
+	if (n == 0)
+		return 0;
+	/* 0.4b47 prints this one line without the "  DUMP: " prefix. */
+	fprintf(stderr, "Unknown arguments to dump:");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", more[i]);
+	fprintf(stderr, "\n");
+	msg("The ENTIRE dump is aborted.\n");
+	exit(X_STARTUP);
+}
+
+/* The file system, whole or the one holding the subset; exits on
+ * failure. */
+static void open_filesystem(const struct dump_opts *o,
+			    const struct dump_subset *sub, int subset,
+			    struct dump_fs *dfs)
+{
+	int rc = subset ? fsopen_open_subset(sub, dfs) : fsopen_resolve(o, dfs);
+
+	if (rc < 0) {
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+}
+
+/* Passes I and II; a subset operand that cannot be dumped is a
+ * start-up error (nothing was written yet). */
+static void map_fs(const struct dump_opts *o, const struct dump_fs *dfs,
+		   const struct dump_subset *sub, int subset, time_t ddate,
+		   struct dump_maps *maps)
+{
+	if (!subset) {
+		traverse_map(o, dfs, ddate, maps);
+		return;
+	}
+	if (traverse_map_subset(o, dfs, sub, ddate, maps) < 0) {
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+}
+
 /* -T: the base date comes from the command line, dumpdates is unread. */
 static void base_from_option(const struct dump_opts *o,
 			     struct itime_base *base)
@@ -291,18 +367,29 @@ int main(int argc, char **argv)
 	struct itime_base base;
 	union u_spcl ident;
 	struct tape_config cfg;
+	struct dump_subset sub;
 	time_t date = time(NULL);
-	int rc;
+	int rc, subset;
 
 	memset(&dfs, 0, sizeof(dfs));
 	memset(&maps, 0, sizeof(maps));
 	options_parse(argc, argv, &o);
+	if (o.toc_file != NULL && qfa_toc_open(o.toc_file) < 0) {
+		msg("Cannot open %s for writing: %s\n", o.toc_file,
+		    strerror(errno));
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
 	add_error_table(&et_ext2_error_table);
+	subset = check_operands(&o, &sub);
 
 	if (o.base_date != NULL)
 		base_from_option(&o, &base);
 	else
 		itime_read(&o, &base);
+	/* A base date of 0, the epoch, counts as none (as in 0.4b47). */
+	if (base.ddate == 0)
+		base.found = 0;
 	if (o.level > 0 && !base.found) {
 		msg("WARNING: There is no inferior level dump on this "
 		    "filesystem\n");
@@ -319,27 +406,29 @@ int main(int argc, char **argv)
 			msg("Date of last level %d dump: %s", base.level,
 			    optr_ctime(base.ddate));
 	}
-	if (fsopen_resolve(&o, &dfs) < 0) {
-		msg("The ENTIRE dump is aborted.\n");
-		exit(X_STARTUP);
-	}
+	open_filesystem(&o, &sub, subset, &dfs);
 	build_ident(&o, &dfs, date, base.found ? base.ddate : 0, &ident);
 	inode_set_ident(&ident);
 	fill_tape_config(&o, &dfs, &ident, &cfg);
 	if (!o.estimate_only)
 		start_messages(&o, &dfs, &cfg);
-	traverse_map(&o, &dfs, base.found ? base.ddate : 0, &maps);
+	map_fs(&o, &dfs, &sub, subset, base.found ? base.ddate : 0, &maps);
 	if (o.estimate_only) {
 		printf("%llu\n", (unsigned long long)((maps.estimate + 1 +
 			(uint64_t)o.ntrec) * TP_BSIZE));
 		rc = fflush(stdout) == 0 ? X_FINOK : X_STARTUP;
 	} else {
 		estimate_message(&o, &maps);
+		if (o.qfa_file != NULL && qfa_pos_open(o.qfa_file, date) < 0) {
+			msg("can't open tapeposfile\n");
+			dump_abort();
+		}
 		run_dump(&o, &dfs, &maps, &cfg, date);
 		rc = X_FINOK;
 	}
 	traverse_free_maps(&maps);
 	fsopen_close(&dfs);
+	fsopen_free_subset(&sub);
 	options_free(&o);
 	return rc;
 }

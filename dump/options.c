@@ -22,6 +22,7 @@
 #include "dump.h"
 #include "optr.h"
 #include "rmtclient.h"
+#include "subset.h"
 #include "writer.h"
 #include "xalloc.h"
 
@@ -42,20 +43,26 @@ static const char *progname = "dump";
 /* The getopt-style argv made from old key letters, freed at the end. */
 static char **key_argv;
 static char *key_opts;
+/* The operands after the first (they point into argv or key_argv). */
+static char **more_operands;
+static int nmore_operands;
 
 static _Noreturn void usage(void)
 {
 	const char *ver = NULL, *date = NULL;
+	int indent = (int)strlen(progname) + 1;
 
 	ext2fs_get_library_version(&ver, &date);
 	fprintf(stderr, "%s %s (using libext2fs %s of %s)\n", progname,
 		PACKAGE_VERSION, ver, date);
+	/* Continuation lines line up under the first option, whatever
+	 * the length of the program name (as 0.4b47). */
 	fprintf(stderr,
 "usage:\t%s [-level#] [-acmMnqSuv] [-A file] [-B records] [-b blocksize]\n"
-"\t                    [-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
-"\t                    [-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
-"\t                    [-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
-"\t%s [-W | -w]\n", progname, progname);
+"\t%*s[-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
+"\t%*s[-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
+"\t%*s[-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
+"\t%s [-W | -w]\n", progname, indent, "", indent, "", indent, "", progname);
 	exit(X_STARTUP);
 }
 
@@ -100,6 +107,9 @@ static void add_excluded(struct dump_opts *o, const char *s)
 	o->excluded = xreallocarray(o->excluded, o->nexcluded + 1,
 				    sizeof(*o->excluded));
 	o->excluded[o->nexcluded++] = (uint32_t)v;
+	/* Said when parsed, so only after a -v given before (0.4b47). */
+	if (o->verbose)
+		msg("Excluding inode %lu from dump\n", v);
 }
 
 static void exclude_list(struct dump_opts *o, const char *arg)
@@ -249,6 +259,58 @@ static void parse_output(struct dump_opts *o, const char *f)
 }
 
 /*
+ * A tape drive in fixed-block mode takes only writes of whole blocks.
+ * Without -b the records grow from the default to the smallest size
+ * that is a whole number of blocks (-b 64 on a 64 KiB drive); a -b that
+ * does not fit is refused now, rather than as a write error once the
+ * first record is written.  The drive is the first volume's.
+ */
+static void fit_tape_block(struct dump_opts *o, int b_given)
+{
+	char name[PATH_MAX];
+	long blk, a, b, t, unit, n;
+
+	if (o->estimate_only)
+		return;
+	if (o->multi)
+		(void)snprintf(name, sizeof(name), "%s001", o->output);
+	else
+		(void)snprintf(name, sizeof(name), "%.*s",
+			       (int)strcspn(o->output, ","), o->output);
+	blk = writer_tape_blksize(name);
+	if (blk <= 0 || ((long)o->ntrec * TP_BSIZE) % blk == 0)
+		return;
+	a = blk;		/* a = gcd(blk, TP_BSIZE) */
+	b = TP_BSIZE;
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	unit = blk / a;		/* records of unit KiB are whole blocks */
+	n = ((long)o->ntrec + unit - 1) / unit * unit;
+	if (!b_given && n <= MAXNTREC) {
+		o->ntrec = (int)n;
+		return;
+	}
+	if (b_given)
+		msg("Records of %dkB (-b %d) do not fit the fixed %ld-byte "
+		    "blocks of the tape drive %s\n", o->ntrec, o->ntrec,
+		    blk, name);
+	else
+		msg("No record size up to %dkB fits the fixed %ld-byte blocks "
+		    "of the tape drive %s\n", MAXNTREC, blk, name);
+	if (unit <= MAXNTREC)
+		msg("Use -b %ld (or a multiple of it), or set the drive to "
+		    "variable block mode\n", unit);
+	else
+		msg("Set the drive to variable block mode or to a block size "
+		    "of whole kilobytes\n");
+	msg("The ENTIRE dump is aborted.\n");
+	exit(X_STARTUP);
+}
+
+/*
  * -a (write until end of media) excludes every volume-size option; the
  * one named is the first of B, c, d, s given, whatever their order on
  * the command line (as 0.4b47).
@@ -393,7 +455,13 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'w':
 			/* Done when seen: later options do not apply. */
 			exit(report_dumpdates(o, c == 'W'));
-		case 'A': case 'n': case 'Q':
+		case 'A':	/* table of contents, qfa.c */
+			o->toc_file = optarg;
+			break;
+		case 'Q':	/* QFA positions, qfa.c */
+			o->qfa_file = optarg;
+			break;
+		case 'n':
 			unsupported(c);
 		default:
 			usage();
@@ -410,16 +478,18 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		exit(X_STARTUP);
 	}
 	check_all_media(o);
-	if (argc - optind > 1) {
-		int i;
-
-		msg("Unknown arguments to dump:");
-		for (i = optind + 1; i < argc; i++)
-			msgtail(" %s", argv[i]);
-		msgtail("\n");
-		exit(X_STARTUP);
-	}
+	fit_tape_block(o, b_given);
 	o->operand = xstrdup(argv[optind]);
+	/* Further operands are files of a subset dump; main() refuses
+	 * them once the first one turned out to be a file system. */
+	more_operands = argv + optind + 1;
+	nmore_operands = argc - optind - 1;
+}
+
+char *const *options_more_operands(int *n)
+{
+	*n = nmore_operands;
+	return more_operands;
 }
 
 /* One trailing '/' is cut (cli.md 1.3), except from "/" and LABEL=/. */
@@ -435,7 +505,6 @@ static void trim_operand(char *s)
 void options_parse(int argc, char **argv, struct dump_opts *o)
 {
 	const char *tape = getenv("TAPE");
-	size_t i;
 
 	progname = argv[0];
 	memset(o, 0, sizeof(*o));
@@ -450,9 +519,6 @@ void options_parse(int argc, char **argv, struct dump_opts *o)
 	parse_options(argc, argv, o);
 	if (tape != NULL && o->output == tape)
 		parse_output(o, tape);	/* $TAPE may name a remote too */
-	if (o->verbose)
-		for (i = 0; i < o->nexcluded; i++)
-			msg("Excluding inode %u from dump\n", o->excluded[i]);
 	trim_operand(o->operand);
 }
 
@@ -465,4 +531,6 @@ void options_free(struct dump_opts *o)
 	free(key_opts);
 	key_argv = NULL;
 	key_opts = NULL;
+	more_operands = NULL;
+	nmore_operands = 0;
 }

@@ -102,6 +102,7 @@
 #include "xalloc.h"
 #include "xio.h"
 #include "optr.h"
+#include "qfa.h"
 #include "ask.h"
 #include "ring.h"
 #include "slave.h"
@@ -226,6 +227,7 @@ static int nocount;		/* the block being added takes no number */
 static int final_pending;	/* the next flushed record is the last */
 
 static void report_failure(void);
+static void queue_mem(const void *buf, size_t n);
 
 /* ---- helpers: starting, watching, stopping -------------------------- */
 
@@ -605,6 +607,7 @@ learn_sizes(uint64_t rec)
 	while (sized_next < rec) {
 		a.rec = sized_next;
 		wait_ring(poll_sized, &a);
+		qfa_sized(sized_next, a.len);	/* -Q positions (qfa.c) */
 		if (sized_next >= vol_first_rec) {
 			vol_known_bytes += a.len;
 			if (tape_tenths != 0)
@@ -763,6 +766,8 @@ flush_record(void)
 		iovcnt = 3;
 	}
 	send_all((int)(nrecords % SLAVE_COUNT), iov, iovcnt);
+	if (feedback && nrecords >= LOOKBEHIND_RECORDS)	/* -Q (qfa.c) */
+		learn_sizes(nrecords + 1 - LOOKBEHIND_RECORDS);
 	if (req.flags & SLAVE_REQ_LAST)
 		final_pending = 0;
 	if (hist_on)
@@ -819,8 +824,9 @@ record_done_check(void)
 		flush_record();
 }
 
-void
-tape_mem(const void *buf, size_t n)
+/* Queue blocks from memory (tape_mem without the -A copy). */
+static void
+queue_mem(const void *buf, size_t n)
 {
 	const unsigned char *p = buf;
 
@@ -836,6 +842,13 @@ tape_mem(const void *buf, size_t n)
 		n -= k;
 		record_done_check();
 	}
+}
+
+void
+tape_mem(const void *buf, size_t n)
+{
+	qfa_mem(buf, n);		/* -A table of contents */
+	queue_mem(buf, n);
 }
 
 void
@@ -904,7 +917,8 @@ tape_header(union u_spcl *h)
 		s->c_flags |= DR_COMPRESSED;
 	spcl_set_checksum(h);
 	note_header(h);
-	tape_mem(h, 1);
+	qfa_header(h, volume, nrecords, vol_first_rec);	/* -Q, -A */
+	queue_mem(h, 1);
 }
 
 uint64_t
@@ -1178,7 +1192,7 @@ replay(struct hist_rec *h, size_t n, int skip_header)
 
 			/* the old header is the first block: inline */
 			if (it->kind == SLAVE_INLINE) {
-				tape_mem(inl + (size_t)skip * TP_BSIZE, nb);
+				queue_mem(inl + (size_t)skip * TP_BSIZE, nb);
 				inl += (size_t)it->nblocks * TP_BSIZE;
 			} else if (it->kind == SLAVE_DISK)
 				tape_disk(off, nb);
@@ -1312,7 +1326,10 @@ tape_start(const struct tape_config *c)
 	}
 	length_setup();
 	feedback = cfg.compress != COMP_NONE &&
-	    (volume_limit(1) != 0 || tape_tenths != 0);
+	    (volume_limit(1) != 0 || tape_tenths != 0 ||
+	    qfa_wants_sizes(1));
+	qfa_setup(cfg.ntrec, cfg.compress != COMP_NONE,
+	    out.kind == WRITER_TAPE ? QFA_RECORDS : QFA_BYTES);
 	ring = ring_create(cfg.ntrec, cfg.compress != COMP_NONE, feedback);
 	if (ring == NULL) {
 		msg("Cannot allocate the record ring: %s\n", strerror(errno));
@@ -1442,6 +1459,8 @@ tape_finish(union u_spcl *end)
 		tape_kill_helpers();
 		return -1;
 	}
+	if (feedback)		/* the last -Q positions (qfa.c) */
+		learn_sizes(nrecords);
 	bytes = ring_volume_bytes(ring);
 	total_cbytes += bytes;
 	compressed_totals_valid = cfg.compress != COMP_NONE;
