@@ -119,3 +119,32 @@ bench_pair() {
 		printf "%-34s wall %7.2fs vs %7.2fs (speed-up %5.2fx)  cpu %6.2fs vs %6.2fs (%5.2fx)  maxrss %6d vs %6d KiB (%4.2fx)\n",
 		    l, ow, rw, (ow > 0 ? rw / ow : 0), oc, rc, (oc > 0 ? rc / oc : 0), om, rm, (rm > 0 ? om / rm : 0) }'
 }
+
+# bench_fresh_fs IMG MNT SIZE_MB: (re)make an empty ext4 file system in
+# IMG, attach it with direct I/O - so that a flush reaches the disk, not
+# the page cache of the image file - and mount it on MNT.  The previous
+# one, if any, is unmounted and detached first; bench_fresh_fs_done undoes
+# the last one (call it from the script's exit trap).  Inode tables and
+# journal are written by mke2fs, so no lazy-init thread runs during a
+# measured run.
+FRESH_LOOP=
+FRESH_MNT=
+bench_fresh_fs() {
+	bench_fresh_fs_done
+	rm -f "$1"
+	mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
+	    "$1" "${3}M" >/dev/null
+	FRESH_LOOP=$(losetup -f --show --direct-io=on "$1" 2>/dev/null ||
+	    losetup -f --show "$1")
+	echo "$FRESH_LOOP" >> "$LOOPS_FILE"
+	mkdir -p "$2"
+	mount "$FRESH_LOOP" "$2"
+	FRESH_MNT=$2
+}
+
+bench_fresh_fs_done() {
+	[ -n "$FRESH_LOOP" ] || return 0
+	umount "$FRESH_MNT" 2>/dev/null || :
+	losetup -d "$FRESH_LOOP" 2>/dev/null || :
+	FRESH_LOOP=
+}

@@ -401,6 +401,17 @@ defer_flags(struct entry *e, uint32_t flags)
 	npflags++;
 }
 
+/* Asked once: set_attrs() runs for every file restored. */
+static bool
+running_as_root(void)
+{
+	static int root = -1;
+
+	if (root < 0)
+		root = geteuid() == 0;
+	return root == 1;
+}
+
 /*
  * Owner, mode, EAs and times, in 0.4b47's order (chown clears set-id bits,
  * so chmod follows it).  fd is an open descriptor of the object or -1, in
@@ -414,7 +425,7 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	struct timespec ts[2];
 	int r;
 
-	if (geteuid() == 0) {
+	if (running_as_root()) {
 		r = fd >= 0 ? fchown(fd, a->uid, a->gid) :
 		    fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
 		if (r != 0)
