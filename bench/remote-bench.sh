@@ -7,7 +7,9 @@
 # each direction, and is started by an RSH stand-in that drops the host
 # and "-l user" arguments.  0.4b47 waits for each reply, so at 10 ms it
 # needs about 10 ms per 10 KiB record: use a small MB and RUNS=1 to keep
-# the run short.  Usage: sh bench/remote-bench.sh [MB]
+# the run short.  Then restore -r of that archive read back through the
+# same link: ours (R requests kept in flight on a remote file) against
+# restore 0.4b47 (one R32768 at a time).  Usage: sh bench/remote-bench.sh [MB]
 . "$(dirname "$0")/lib.sh"
 bench_need
 MB=${1:-100}
@@ -33,4 +35,19 @@ for rtt in 0 2 10; do
 	export DELAY_MS
 	bench_pair "remote file, rtt ${rtt} ms" "rm -f $OUT; sync" \
 	    "$OUR_DUMP -0 -f localhost:$OUT $DEV" "$REF_DUMP -0 -f localhost:$OUT $DEV"
+done
+
+# restore -r through the link: the archive as our dump wrote it (locally,
+# so both restores read the same bytes), a fresh target each run.
+ARCH=$WORK/arch.dump
+$OUR_DUMP -0 -f "$ARCH" "$DEV" 2>/dev/null
+mkdir -p "$WORK/tmp"
+export TMPDIR="$WORK/tmp"
+for rtt in 0 2 10; do
+	DELAY_MS=$(awk -v r="$rtt" 'BEGIN { print r / 2 }')
+	export DELAY_MS
+	bench_pair "restore -r remote, rtt ${rtt} ms" \
+	    "rm -rf $WORK/rr; mkdir $WORK/rr" \
+	    "cd $WORK/rr && $OUR_RESTORE -r -f localhost:$ARCH" \
+	    "cd $WORK/rr && $REF_RESTORE -r -f localhost:$ARCH"
 done

@@ -8,7 +8,10 @@
  * every site that dumps remotely does it over ssh, so an unset RSH
  * means "ssh" here (documented in dump.8).  Replies are read one byte
  * at a time up to a bounded length, so a hostile or broken server can
- * neither overrun a buffer nor make us read its data as a reply.
+ * neither overrun a buffer nor make us read its data as a reply; an R
+ * reply announcing more bytes than were asked for is refused for the
+ * same reason.  Writes and reads may be pipelined by the caller
+ * (dump/writer.c, restore/remote.c say when that is safe).
  * A lost connection, or a reply that is neither A nor E/F, prints
  * "Lost connection to remote host." and calls rmt_lost (exit 3).
  */
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mtio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +41,14 @@
 #define RMT_STRICT_PROBE	"I-7337\n1\n"
 /* Longest reply line we accept, as the 30-byte buffer of 0.4b47. */
 #define REPLY_MAX	64
+/* Chunk in which unwanted reply data are read and dropped. */
+#define DISCARD_CHUNK	4096
+/* Room for one R request line ("R" and 20 digits and "\n"), and how
+ * many of them go out in one write. */
+#define READ_REQ_MAX	24
+#define READ_BATCH	32
+/* Largest status reply we read (and drop) when its size is not ours. */
+#define STATUS_MAX	4096
 
 static long long get_reply(struct rmt_conn *c);
 static void send_req(struct rmt_conn *c, const void *buf, size_t len);
@@ -347,6 +359,121 @@ rmt_write_reply(struct rmt_conn *c, size_t len)
 		lost(c);
 	}
 	return (ssize_t)v;
+}
+
+void
+rmt_read_send(struct rmt_conn *c, size_t len, unsigned count)
+{
+	char req[READ_BATCH * READ_REQ_MAX];
+	size_t n = 0;
+
+	/* one write for a batch: one packet on the link, not count */
+	while (count > 0) {
+		int k = snprintf(req + n, sizeof(req) - n, "R%zu\n", len);
+
+		n += (size_t)k;
+		count--;
+		if (count == 0 || n + READ_REQ_MAX > sizeof(req)) {
+			send_req(c, req, n);
+			n = 0;
+		}
+	}
+}
+
+ssize_t
+rmt_read_head(struct rmt_conn *c, size_t len)
+{
+	long long v = get_reply(c);
+
+	/* More data than asked for could only be read as the next reply:
+	 * the stream is out of step, nothing after it can be trusted. */
+	if (v > (long long)len) {
+		fprintf(stderr, "%sProtocol to remote tape server botched "
+		    "(read %lld of %zu).\n", rmt_msg_prefix, v, len);
+		lost(c);
+	}
+	return (ssize_t)v;
+}
+
+void
+rmt_read_data(struct rmt_conn *c, void *buf, size_t n)
+{
+	char junk[DISCARD_CHUNK];
+
+	while (n > 0) {
+		size_t k = buf != NULL ? n : n < sizeof(junk) ? n : sizeof(junk);
+		ssize_t r = full_read(c->from, buf != NULL ? buf : junk, k);
+
+		if (r != (ssize_t)k)
+			lost(c);
+		if (buf != NULL)
+			buf = (char *)buf + k;
+		n -= k;
+	}
+}
+
+ssize_t
+rmt_read(struct rmt_conn *c, void *buf, size_t len)
+{
+	ssize_t n;
+
+	rmt_read_send(c, len, 1);
+	n = rmt_read_head(c, len);
+	if (n > 0)
+		rmt_read_data(c, buf, (size_t)n);
+	return n;
+}
+
+off_t
+rmt_seek(struct rmt_conn *c, off_t offset, int whence)
+{
+	char req[64];
+	int n = snprintf(req, sizeof(req), "L%lld\n%d\n", (long long)offset,
+	    whence);
+
+	send_req(c, req, (size_t)n);
+	return (off_t)get_reply(c);
+}
+
+int
+rmt_ioctl(struct rmt_conn *c, int op, int count)
+{
+	char req[64];
+	int n;
+
+	if (count < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = snprintf(req, sizeof(req), "I%d\n%d\n", op, count);
+	send_req(c, req, (size_t)n);
+	return get_reply(c) < 0 ? -1 : 0;
+}
+
+int
+rmt_status(struct rmt_conn *c, struct mtget *mt)
+{
+	long long v;
+
+	/* no newline: 0.4b47's server reads none after S */
+	send_req(c, "S", 1);
+	v = get_reply(c);
+	if (v < 0)
+		return -1;
+	if (v > STATUS_MAX) {
+		fprintf(stderr, "%sProtocol to remote tape server botched "
+		    "(status of %lld bytes).\n", rmt_msg_prefix, v);
+		lost(c);
+	}
+	if ((size_t)v != sizeof(*mt)) {
+		fprintf(stderr, "%smtget sizes different between host (%zu) "
+		    "and remote tape (%lld)\n", rmt_msg_prefix, sizeof(*mt), v);
+		rmt_read_data(c, NULL, (size_t)v);
+		errno = EPROTO;
+		return -1;
+	}
+	rmt_read_data(c, mt, sizeof(*mt));
+	return 0;
 }
 
 int

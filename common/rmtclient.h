@@ -54,6 +54,35 @@ ssize_t rmt_write(struct rmt_conn *c, const void *buf, size_t len);
 void rmt_write_send(struct rmt_conn *c, const void *buf, size_t len);
 ssize_t rmt_write_reply(struct rmt_conn *c, size_t len);
 
+/*
+ * Reads.  rmt_read_send sends count R requests without waiting;
+ * rmt_read_head reads the reply of the oldest one outstanding (len:
+ * the count it asked for) and returns how many data bytes follow it
+ * (0 at end of file), or -1 with errno set for an E/F reply (no data
+ * follow then); rmt_read_data takes exactly n of those bytes off the
+ * link (buf NULL: discard them).  Replies come back in request order
+ * on the one stream, so a caller may keep several R in flight, but
+ * only where the device makes that safe (see restore/remote.c).
+ * rmt_read does one request: bytes read into buf, or -1.
+ */
+void rmt_read_send(struct rmt_conn *c, size_t len, unsigned count);
+ssize_t rmt_read_head(struct rmt_conn *c, size_t len);
+void rmt_read_data(struct rmt_conn *c, void *buf, size_t n);
+ssize_t rmt_read(struct rmt_conn *c, void *buf, size_t len);
+
+/* L request (whence 0/1/2, or the QFA positions 10/11): the resulting
+ * offset, or -1 with errno set. */
+off_t rmt_seek(struct rmt_conn *c, off_t offset, int whence);
+
+/* I request: a magnetic tape operation (native MTIOCTOP op code).
+ * 0, or -1 with errno set (EINVAL for a negative count, not sent). */
+int rmt_ioctl(struct rmt_conn *c, int op, int count);
+
+/* S request: the remote struct mtget.  0, or -1 with errno set
+ * (EPROTO when the server's structure has another size). */
+struct mtget;
+int rmt_status(struct rmt_conn *c, struct mtget *mt);
+
 /* C request.  0, or -1 with errno set. */
 int rmt_close(struct rmt_conn *c);
 

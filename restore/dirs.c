@@ -460,7 +460,11 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 			continue;
 		}
 		if (sub == NULL) {
-			if (type == DT_TAPE_DIR && dumpprev == 0)
+			/* A directory left out on purpose (subset dump,
+			 * -e, nodump) is not in TS_BITS: extraction names
+			 * it, like any absent inode. */
+			if (type == DT_TAPE_DIR && dumpprev == 0 &&
+			    map_test(dumpmap, dumpmap_len, ino))
 				fprintf(stderr, "%s: directory (inode %lu) "
 				    "is not on the tape\n", sym_path(e),
 				    (unsigned long)ino);

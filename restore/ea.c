@@ -33,6 +33,8 @@
 #define ACL_MASK	0x10
 #define ACL_OTHER	0x20
 #define ACL_UNDEFINED_ID	0xffffffffu
+/* Widest form of one byte of a value in a message: "\ooo". */
+#define VALUE_ESC_LEN	4
 
 struct eabuf {
 	unsigned char *p;
@@ -239,29 +241,136 @@ struct setctx {
 	int fd;			/* open object, or -1 to use target */
 	const char *target;	/* path usable with lsetxattr */
 	const char *path;	/* for messages */
+	char **names;		/* every name the archive gives */
+	size_t nnames;
 };
 
+/*
+ * Namespaces whose attributes are the file's own, so that one on disk but
+ * not in the archive is stale: left over from an earlier restore -r of
+ * an inode an incremental now brings, or an access ACL inherited from a
+ * parent's default ACL.  security.* is not here: a security module labels
+ * new files itself and the label must stay.
+ */
+static const char *const owned_prefix[] = {
+	"user.", "trusted.", "system.posix_acl_access",
+	"system.posix_acl_default",
+};
+
+/*
+ * A value as 0.4b47 prints it in its messages (as a C string, so up to
+ * the first NUL), with bytes that are not printable ASCII written as
+ * \ooo so that binary values (ACLs) cannot reach the terminal raw.
+ * Printable ASCII, backslash included, is copied as 0.4b47 prints it.
+ * Returns a new string.
+ */
+static char *
+value_text(const void *val, size_t len)
+{
+	const unsigned char *v = val;
+	char *s = xreallocarray(NULL, len + 1, VALUE_ESC_LEN);
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && v[i] != '\0'; i++) {
+		if (v[i] >= ' ' && v[i] < 0x7f)
+			s[o++] = (char)v[i];
+		else
+			o += (size_t)sprintf(s + o, "\\%03o", v[i]);
+	}
+	s[o] = '\0';
+	return s;
+}
+
+/*
+ * A value that cannot be set is reported in 0.4b47's words, but unlike
+ * 0.4b47 (which drops the rest of the record after one failure) the
+ * walk goes on: one unsupported namespace must not cost the others.
+ */
 static int
 set_one(const char *name, const void *val, size_t len, void *arg)
 {
 	struct setctx *c = arg;
 
+	c->names = xreallocarray(c->names, c->nnames + 1, sizeof(*c->names));
+	c->names[c->nnames++] = xstrdup(name);
 	if ((c->fd >= 0 ? fsetxattr(c->fd, name, val, len, 0) :
-	    lsetxattr(c->target, name, val, len, 0)) != 0)
-		warn("%s: cannot set EA %s", c->path, name);
+	    lsetxattr(c->target, name, val, len, 0)) != 0) {
+		int e = errno;
+		char *t = value_text(val, len);
+
+		errno = e;
+		warn("%s: EA set %s:%s failed", c->path, name, t);
+		free(t);
+	}
 	return 0;
 }
 
-/* Set the attributes on fd, or when it is -1 on target (a path whose
- * last component lsetxattr does not follow). */
+static bool
+is_owned(const char *name)
+{
+	for (size_t i = 0; i < sizeof(owned_prefix) / sizeof(*owned_prefix);
+	    i++)
+		if (strncmp(name, owned_prefix[i], strlen(owned_prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+static bool
+in_archive(const struct setctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->nnames; i++)
+		if (strcmp(c->names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Remove the owned attributes of the object that the archive lacks. */
+static void
+drop_stale(const struct setctx *c)
+{
+	ssize_t len = c->fd >= 0 ? flistxattr(c->fd, NULL, 0) :
+	    llistxattr(c->target, NULL, 0);
+	char *list;
+
+	if (len <= 0)
+		return;		/* none, or no attribute support at all */
+	list = xmalloc((size_t)len);
+	len = c->fd >= 0 ? flistxattr(c->fd, list, (size_t)len) :
+	    llistxattr(c->target, list, (size_t)len);
+	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
+		const char *n = list + i;
+
+		if (!is_owned(n) || in_archive(c, n))
+			continue;
+		if ((c->fd >= 0 ? fremovexattr(c->fd, n) :
+		    lremovexattr(c->target, n)) != 0 && errno != ENODATA)
+			warn("%s: EA remove %s failed", c->path, n);
+	}
+	free(list);
+}
+
+/*
+ * Set the attributes on fd, or when it is -1 on target (a path whose
+ * last component lsetxattr does not follow), then drop the stale ones,
+ * so that the object ends with exactly the archived set.  A payload
+ * that could not be walked to its end leaves the set unknown: nothing
+ * is removed then.
+ */
 void
 ea_apply(const struct ealist *ea, int fd, const char *target,
     const char *path)
 {
-	struct setctx c = { fd, target, path };
+	struct setctx c = { fd, target, path, NULL, 0 };
+	bool whole = true;
 
 	for (size_t i = 0; i < ea->n; i++)
-		(void)ea_walk(ea->payload[i], ea->len[i], path, set_one, &c);
+		if (ea_walk(ea->payload[i], ea->len[i], path, set_one, &c) < 0)
+			whole = false;
+	if (whole)
+		drop_stale(&c);
+	for (size_t i = 0; i < c.nnames; i++)
+		free(c.names[i]);
+	free(c.names);
 }
 
 struct cmpctx {
@@ -269,17 +378,44 @@ struct cmpctx {
 	int diffs;
 };
 
+/*
+ * One archived attribute against the disk, with 0.4b47's messages: a
+ * missing attribute is a failed lgetxattr, a different one shows both
+ * values.  Each counts as one difference (0.4b47 stops at the first of
+ * a record; we report them all).
+ */
 static int
 cmp_one(const char *name, const void *val, size_t len, void *arg)
 {
 	struct cmpctx *c = arg;
-	char buf[EA_MAX_PAYLOAD * 2 + 16];
-	ssize_t n = lgetxattr(c->target, name, buf, sizeof(buf));
+	ssize_t n = lgetxattr(c->target, name, NULL, 0);
+	char *disk = NULL, *t, *d;
 
-	if (n < 0 || (size_t)n != len || memcmp(buf, val, len) != 0) {
-		fprintf(stderr, "%s: EA %s value changed\n", c->path, name);
+	if (n >= 0) {
+		disk = xmalloc((size_t)n + 1);
+		n = lgetxattr(c->target, name, disk, (size_t)n + 1);
+	}
+	if (n < 0) {
+		/* ERANGE: it grew between the two calls; still a change. */
+		if (errno != ERANGE) {
+			warn("%s: EA compare lgetxattr for %s failed",
+			    c->path, name);
+			c->diffs++;
+			free(disk);
+			return 0;
+		}
+		n = 0;
+	}
+	if ((size_t)n != len || memcmp(disk, val, len) != 0) {
+		t = value_text(val, len);
+		d = value_text(disk, (size_t)n);
+		fprintf(stderr, "%s: EA %s value changed from %s on tape to "
+		    "%s on disk\n", c->path, name, t, d);
+		free(t);
+		free(d);
 		c->diffs++;
 	}
+	free(disk);
 	return 0;
 }
 

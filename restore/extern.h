@@ -57,6 +57,14 @@ int	interactive_run(void);
 /* list.c */
 void	list_names(char **names, int nnames);
 
+/* qfa.c */
+void	qfa_before_find(void);
+void	qfa_check_date(void);
+int	qfa_list(char **names, int nnames);
+void	qfa_options(void);
+void	qfa_open_files(void);
+int	qfa_positions(char **names, int nnames);
+
 /* symtab.c */
 extern struct entry *sym_root;
 struct entry *sym_add(struct entry *parent, const char *name, size_t len,
@@ -81,7 +89,10 @@ uint64_t tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 bool	tape_had_error(void);
 bool	tape_newinodefmt(void);
 bool	tape_resynced(void);
+bool	tape_seek_position(int vol, uint64_t pos, uint32_t ino,
+	    bool newmedia);
 void	tape_next_header(void);
+bool	tape_restart(const char *name);
 void	tape_setup(void);
 void	tape_skipfile(void);
 bool	tape_swapped(void);

@@ -97,6 +97,24 @@ wanted_dir(const struct entry *e)
 	return false;
 }
 
+/*
+ * A level-0 archive leaves out inodes on purpose (subset dumps, -e,
+ * nodump): TS_BITS does not list them.  Their names are reported, as
+ * 0.4b47 does, but nothing is made for them and it is not an error.
+ */
+static bool
+left_out(const struct entry *e)
+{
+	return dumpprev == 0 && !map_test(dumpmap, dumpmap_len, e->ino);
+}
+
+static void
+report_absent(const struct entry *e)
+{
+	fprintf(stderr, "%s: (inode %lu) not found on tape\n", sym_path(e),
+	    (unsigned long)e->ino);
+}
+
 /* Create the selected directories and those on the way to selections. */
 void
 extract_make_dirs(void)
@@ -108,7 +126,11 @@ extract_make_dirs(void)
 	while (e != NULL) {
 		int pfd;
 
-		if (e->type != E_NODE || !wanted_dir(e)) {
+		if (e != sym_root && e->type == E_NODE && e->dir == NULL &&
+		    left_out(e) && wanted_dir(e))
+			report_absent(e);
+		if (e->type != E_NODE || !wanted_dir(e) ||
+		    (e != sym_root && e->dir == NULL && left_out(e))) {
 			/* Skip this subtree entirely. */
 			while (e != sym_root && e->sibling == NULL)
 				e = e->parent;
@@ -437,7 +459,9 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 		if (r != 0)
 			warn("%s: chmod", path);
 	}
-	if (ea != NULL && ea->n > 0)
+	/* An incremental also brings back objects that lost their last
+	 * attribute since the previous level: apply the empty set too. */
+	if (ea != NULL && (ea->n > 0 || dumpprev != 0))
 		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
 		    path);
 	ts[0].tv_sec = a->atime.tv_sec;
@@ -575,11 +599,10 @@ extract_links(void)
 			if (p->flags & EF_DONE)
 				break;
 		if (p == NULL) {
-			if (dumpprev == 0 || map_test(dumpmap, dumpmap_len,
-			    e->ino)) {
-				fprintf(stderr, "%s: (inode %lu) not found on "
-				    "tape\n", sym_path(e),
-				    (unsigned long)e->ino);
+			if (left_out(e))
+				report_absent(e);
+			else if (map_test(dumpmap, dumpmap_len, e->ino)) {
+				report_absent(e);
 				errors++;
 			}
 			continue;

@@ -43,10 +43,6 @@ struct lsent {
 	char prefix, postfix;
 };
 
-/* tape.c's reader of the archive from its start again; a tape.c without
- * it leaves one extract per session. */
-bool	tape_restart(const char *name) __attribute__((weak));
-
 static struct entry *cwd;
 static bool long_prompt;
 static bool extracted;
@@ -579,11 +575,6 @@ ask_first_volume(bool *eof)
 static bool
 reread_archive(void)
 {
-	if (tape_restart == NULL) {
-		fprintf(stderr, "The archive has been read to its end: "
-		    "leave restore and start again to extract more\n");
-		return false;
-	}
 	if (ropt.from_stdin) {
 		fprintf(stderr, "Standard input cannot be read again: leave "
 		    "restore and start again to extract more\n");

@@ -3,8 +3,9 @@
  * into struct ropts, then one function per mode.
  *
  * Modes: -t list, -x extract, -r rebuild into the current directory,
- * -C compare, -i the interactive shell (interactive.c).  -R and -P are
- * recognised and refused as not supported yet.  Exit statuses are those
+ * -C compare, -i the interactive shell (interactive.c), -R finish an
+ * interrupted -r (resume.c), -P write a QFA file (qfa.c, which
+ * also handles -A and -Q).  Exit statuses are those
  * of cli.md 2.6 (exitcodes.h).
  */
 #include <err.h>
@@ -19,6 +20,7 @@
 #include "restore.h"
 #include "extern.h"
 #include "exitcodes.h"
+#include "symfile.h"
 #include "xalloc.h"
 
 #define OPTSTRING	"0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
@@ -160,7 +162,9 @@ parse_args(int argc, char **argv)
 		case 'a': ropt.aflag = true; break;
 		case 'F': ropt.script = optarg; break;
 		case 'M': ropt.Mflag = true; break;
-		case 'A': case 'Q': case 'c':
+		case 'A': ropt.toc = optarg; break;	/* qfa.c */
+		case 'Q': ropt.qfa = optarg; break;	/* qfa.c */
+		case 'c':
 			unsupported(c);
 			break;
 		case 'b':
@@ -169,7 +173,7 @@ parse_args(int argc, char **argv)
 			break;
 		case 'C': case 'r': case 't': case 'x': set_mode(c); break;
 		case 'i': case 'R': set_mode(c); break;
-		case 'P': set_mode(c); break;
+		case 'P': set_mode(c); ropt.pfile = optarg; break;
 		case 'd': ropt.debug = true; break;
 		case 'D': ropt.cmpdir = optarg; break;
 		case 'e': case 'E': case 'H': case 'l': case 'V': break;
@@ -263,6 +267,12 @@ do_rebuild(void)
 		target_open();
 	extract_make_dirs();
 	msg_verbose("Extract new leaves.\n");
+	/* -R finishes from here if this run is interrupted. */
+	if (!ropt.Nflag) {
+		msg_verbose("Check pointing the restore\n");
+		if (sym_write_checkpoint(target_fd, NULL) != 0)
+			return R_ERROR;
+	}
 	extract_files();
 	extract_links();
 	/* The table first: creating it changes the target's times, which
@@ -282,14 +292,22 @@ main(int argc, char **argv)
 	int rc;
 
 	parse_args(argc, argv);
-	if (ropt.mode == 'R' || ropt.mode == 'P')
-		unsupported(ropt.mode);
-	if (ropt.mode == 'r' && ropt.hflag)
-		errx(R_ERROR, "-h cannot be used with -r");
+	qfa_options();		/* -A, -Q, -P: checks (qfa.c) */
+	if ((ropt.mode == 'r' || ropt.mode == 'R') && ropt.hflag)
+		errx(R_ERROR, "-h cannot be used with -%c", ropt.mode);
 	umask(077);
+	qfa_open_files();
 	tape_setup();
+	qfa_check_date();
 	switch (ropt.mode) {
+	case 'P':
+		rc = qfa_positions(names, nnames);
+		break;
 	case 't':
+		if (ropt.toc != NULL || ropt.qfa != NULL) {
+			rc = qfa_list(names, nnames);
+			break;
+		}
 		dirs_read();
 		msg_verbose("Initialize symbol table.\n");
 		list_names(names, nnames);
@@ -303,6 +321,11 @@ main(int argc, char **argv)
 		break;
 	case 'r':
 		rc = do_rebuild();
+		break;
+	case 'R':
+		rc = resume_run();
+		if (finish() != R_SUCCESS)
+			rc = R_ERROR;
 		break;
 	case 'i':
 		rc = interactive_run();

@@ -37,6 +37,9 @@ struct ropts {
 	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
 	bool nulterm;		/* -0 */
 	bool from_stdin;	/* -f - */
+	const char *toc;	/* -A table of contents (qfa.c) */
+	const char *qfa;	/* -Q position file to read (qfa.c) */
+	const char *pfile;	/* -P position file to write (qfa.c) */
 };
 extern struct ropts ropt;			/* main.c */
 

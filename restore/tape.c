@@ -20,6 +20,9 @@
  *    volumes without knowing (tape-format.md 14).
  * End of input anywhere yields a synthesized TS_END header, so every loop
  * above ends; each step consumes at least one block, so none spins.
+ * A volume is a local file, device or pipe, or a remote one read through
+ * rmt (remote.c); only in_open/in_read/in_close and the two questions
+ * below them know which.
  */
 #include <err.h>
 #include <errno.h>
@@ -36,12 +39,15 @@
 #include "restore.h"
 #include "extern.h"
 #include "exitcodes.h"
+#include "remote.h"
+#include "rmtclient.h"
 #include "spcl.h"
 #include "xalloc.h"
 
 /* Input buffer: reads of READ_CHUNK; a compressed archive needs room
  * for its largest record (prefix + payload) after compaction, so its
- * buffer grows to ZINBUF_SIZE. */
+ * buffer grows to ZINBUF_SIZE.  A read from a tape takes one record
+ * whole or loses it: there each read asks for TAPE_RECORD_MAX. */
 #define READ_CHUNK	(256 * 1024)
 #define INBUF_SIZE	(2 * READ_CHUNK)
 #define ZINBUF_SIZE	(MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
@@ -58,7 +64,10 @@ size_t dumpmap_len;
 unsigned char *usedmap;
 size_t usedmap_len;
 
-static int infd = -1;
+static int infd = -1;		/* a local volume, else -1 */
+static bool in_remote;		/* the volume is read through rmt */
+static bool in_tape;		/* it is a tape: one record per read */
+static size_t first_read;	/* bytes of the first read: a record */
 static unsigned char *inbuf;
 static size_t inbuf_size;
 static size_t in_start, in_end;
@@ -107,21 +116,90 @@ tape_had_error(void)
 	return input_error;
 }
 
+/* Whether the local input is a tape (a character device). */
+static bool
+local_is_tape(void)
+{
+	struct stat st;
+
+	return fstat(infd, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+/* Open the volume name, local or remote.  0, or -1 with errno set. */
+static int
+in_open(const char *name)
+{
+	if (rmt_is_remote(name)) {
+		if (remote_open(name) != 0)
+			return -1;
+		in_remote = true;
+		in_tape = remote_is_tape();
+		return 0;
+	}
+	if ((infd = open(name, O_RDONLY)) < 0)
+		return -1;
+	in_tape = local_is_tape();
+	(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	return 0;
+}
+
+static void
+in_close(void)
+{
+	if (in_remote)
+		remote_close();
+	else if (infd != -1 && close(infd) != 0)
+		warn("%s", volname);
+	infd = -1;
+	in_remote = false;
+}
+
+static ssize_t
+in_read(void *buf, size_t len)
+{
+	return in_remote ? remote_read(buf, len) : read(infd, buf, len);
+}
+
+/* A tape reads one record per read and may hold several dump files. */
+static bool
+in_is_tape(void)
+{
+	return in_tape;
+}
+
+/* A local pipe, whose writer must not see it closed early; a regular
+ * file, a device or a remote volume has none to upset. */
+static bool
+in_is_pipe(void)
+{
+	struct stat st;
+
+	return !in_remote && !(fstat(infd, &st) == 0 &&
+	    (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
+	    S_ISCHR(st.st_mode)));
+}
+
 /* Make at least need bytes available at inbuf + in_start. */
 static bool
 in_fill(size_t need)
 {
 	while (in_end - in_start < need) {
+		size_t room = in_tape ? TAPE_RECORD_MAX : READ_CHUNK;
 		ssize_t n;
 
 		if (in_eof)
 			return false;
-		if (inbuf_size - in_end < READ_CHUNK) {
+		if (inbuf_size - in_end < room) {
 			memmove(inbuf, inbuf + in_start, in_end - in_start);
 			in_end -= in_start;
 			in_start = 0;
 		}
-		n = read(infd, inbuf + in_end, inbuf_size - in_end);
+		if (inbuf_size - in_end < room) {
+			inbuf_size = in_end + room;
+			inbuf = xrealloc(inbuf, inbuf_size);
+		}
+		n = in_read(inbuf + in_end, in_tape ? room :
+		    inbuf_size - in_end);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -134,6 +212,8 @@ in_fill(size_t need)
 			in_eof = true;
 			return false;
 		}
+		if (first_read == 0)
+			first_read = (size_t)n;
 		in_end += (size_t)n;
 	}
 	return true;
@@ -465,29 +545,26 @@ change_volume(void)
 	}
 	for (;;) {
 		char *name = volume_choose(next, volname, must_ask);
-		int fd;
 
 		if (name == NULL) {
 			no_more_volumes = true;
 			return false;
 		}
 		must_ask = true;
-		fd = open(name, O_RDONLY);
-		if (fd < 0) {
+		/* What is left of the old volume is a cut block or record,
+		 * read again from the new one.  The old one is closed first:
+		 * a tape drive opens once, and a remote link serves one
+		 * volume. */
+		in_close();
+		if (in_open(name) != 0) {
 			fprintf(stderr, "Cannot open %s\n", name);
 			free(name);
 			continue;
 		}
-		/* What is left of the old volume is a cut block or record,
-		 * read again from the new one. */
-		if (close(infd) != 0)
-			warn("%s", volname);
-		infd = fd;
 		free(volname);
 		volname = name;
 		in_start = in_end = 0;
 		in_eof = false;
-		(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		if (volume_header_ok(&h, next))
 			break;
 	}
@@ -522,24 +599,17 @@ change_volume(void)
 static void
 open_input(void)
 {
-	struct stat st;
-
 	volname = volume_first_name();
-	if (ropt.from_stdin)
+	if (ropt.from_stdin) {
 		infd = STDIN_FILENO;
-	else if (strchr(volname, ':') != NULL && access(volname, F_OK) != 0)
-		errx(R_ERROR, "%s: remote archives are not supported yet",
-		    volname);
-	else {
+		in_tape = local_is_tape();
+	} else {
 		volume_first_script(volname);
-		if ((infd = open(volname, O_RDONLY)) < 0)
+		if (in_open(volname) != 0)
 			err(R_ERROR, "cannot open %s", volname);
 	}
-	if (fstat(infd, &st) == 0 && S_ISREG(st.st_mode))
-		(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	msg_verbose("Input is from a local %s\n",
-	    fstat(infd, &st) == 0 && S_ISCHR(st.st_mode) ? "tape" :
-	    "file/pipe");
+	msg_verbose("Input is from a %s %s\n", in_remote ? "remote" : "local",
+	    in_is_tape() ? "tape" : "file/pipe");
 	inbuf_size = INBUF_SIZE;
 	inbuf = xmalloc(inbuf_size);
 }
@@ -548,15 +618,21 @@ open_input(void)
 static void
 skip_files(void)
 {
-	struct stat st;
 	struct mtop op;
+	const char *why;
 
 	if (ropt.skipfiles <= 1)
 		return;
-	if (fstat(infd, &st) != 0 || !S_ISCHR(st.st_mode))
+	if (!in_is_tape())
 		errx(R_ERROR, "-s %ld: %s holds only one dump file",
 		    ropt.skipfiles, ropt.tape);
 	/* A tape: space forward over n-1 file marks. */
+	if (in_remote) {
+		if (remote_skip_files((int)(ropt.skipfiles - 1), &why) != 0)
+			errx(R_ERROR, "%s: cannot skip %ld files: %s", volname,
+			    ropt.skipfiles - 1, why);
+		return;
+	}
 	op.mt_op = MTFSF;
 	op.mt_count = (int)(ropt.skipfiles - 1);
 	if (ioctl(infd, MTIOCTOP, &op) != 0)
@@ -578,8 +654,10 @@ setup_compression(void)
 	/* The volume header was the first block of the raw record. */
 	raw_left = (size_t)(ntrec - 1) * TP_BSIZE;
 	blkbuf = xmalloc((size_t)ntrec * TP_BSIZE);
-	inbuf_size = ZINBUF_SIZE;
-	inbuf = xrealloc(inbuf, inbuf_size);
+	if (inbuf_size < ZINBUF_SIZE) {
+		inbuf_size = ZINBUF_SIZE;
+		inbuf = xrealloc(inbuf, inbuf_size);
+	}
 }
 
 /* Open the input and check the start of the dump: TS_TAPE of volume 1,
@@ -594,8 +672,12 @@ tape_setup(void)
 	open_input();
 	skip_files();
 	k = read_header(&h, true);
-	msg_verbose("Input block size is %ld\n",
-	    ropt.blocksize > 0 ? ropt.blocksize : (long)DEFAULT_READ_BLOCKS);
+	/* A tape gave its first record whole: the block size. */
+	if (in_is_tape() && first_read > 0)
+		msg_verbose("Tape block size is %zu\n", first_read / TP_BSIZE);
+	else
+		msg_verbose("Input block size is %ld\n", ropt.blocksize > 0 ?
+		    ropt.blocksize : (long)DEFAULT_READ_BLOCKS);
 	if (k != HDR_OK || h.s_spcl.c_type != TS_TAPE)
 		errx(R_ERROR, "Tape is not a dump tape");
 	curhdr = tapehdr = h;
@@ -624,6 +706,53 @@ tape_setup(void)
 		errx(R_ERROR, "Cannot find file dump list");
 	dumpmap = read_map(&dumpmap_len);
 	tape_next_header();
+}
+
+/*
+ * Read the archive again from the start of volume 1, now named name
+ * (restore -i: a further extract).  The volume must be volume 1 of the
+ * same dump; its maps are passed over (those of the first reading are
+ * kept) and the first header after them is left current, as
+ * tape_setup() leaves it.  False, after a message, when the volume
+ * cannot be opened or is not the right one.
+ */
+bool
+tape_restart(const char *name)
+{
+	union u_spcl h;
+
+	in_close();
+	free(volname);
+	volname = xstrdup(name);
+	in_start = in_end = 0;
+	in_eof = true;		/* until the header is found good */
+	if (in_open(name) != 0) {
+		fprintf(stderr, "Cannot open %s\n", name);
+		return false;
+	}
+	skip_files();
+	in_eof = false;
+	if (!volume_header_ok(&h, 1)) {
+		in_eof = true;
+		return false;
+	}
+	volno = 1;
+	seen_end = hdr_synth = no_more_volumes = false;
+	in_start += TP_BSIZE;
+	blocks_read = phys_blocks = 1;
+	blk_pos = blk_len = 0;
+	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
+	curhdr = h;
+	tape_next_header();
+	if (curhdr.s_spcl.c_type == TS_CLRI) {
+		skip_present(&curhdr.s_spcl);
+		tape_next_header();
+	}
+	if (curhdr.s_spcl.c_type == TS_BITS) {
+		skip_present(&curhdr.s_spcl);
+		tape_next_header();
+	}
+	return true;
 }
 
 /* The archive description printed for -t, -C and -v (cli.md 2.4). */
@@ -707,6 +836,7 @@ tape_skipfile(void)
 void
 tape_find_inode(void)
 {
+	qfa_before_find();	/* -Q, -A: maybe go straight there */
 	for (;;) {
 		switch (curhdr.s_spcl.c_type) {
 		case TS_INODE:
@@ -724,11 +854,7 @@ tape_find_inode(void)
 void
 tape_drain(void)
 {
-	struct stat st;
-
-	/* A regular file or a device has no writer to upset. */
-	if (in_eof || (fstat(infd, &st) == 0 && (S_ISREG(st.st_mode) ||
-	    S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))))
+	if (in_eof || !in_is_pipe())
 		return;
 	while (in_fill(in_end - in_start + 1))
 		in_start = in_end;
@@ -740,4 +866,121 @@ bool
 tape_truncated(void)
 {
 	return !seen_end;
+}
+
+/*
+ * -Q and -A (restore/qfa.c): go straight to where inode ino is, at
+ * position pos of volume vol (a byte offset, or a block number on a
+ * tape: MTSEEK), and read on up to its TS_INODE header (or the first
+ * file's TS_INODE after it, or the end), which becomes current.  The blocks
+ * passed over are data of other inodes, not damage: no resync message.
+ * With newmedia, what was read so far is the -A table of contents: the
+ * archive itself is opened at volume vol (pos 0: from its start) and
+ * checked like any new volume.  Another volume than the current one is
+ * opened the same way (asking for it as volume_choose() does; volume 1
+ * of new media by its own name).  ino 0: nothing more is wanted, the
+ * dump ends here.  False when that volume cannot be had or the seek
+ * fails; the input is then left at its end.
+ */
+bool
+tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
+{
+	union u_spcl h;
+	bool ask = false;
+
+	if (ino == 0) {
+		synth_end();
+		seen_end = true;
+		return true;
+	}
+	if (newmedia || vol != volno) {
+		for (;; ask = true) {
+			char *name = newmedia && vol == 1 && !ask ?
+			    volume_first_name() : volume_choose(vol,
+			    newmedia ? ropt.tape : volname, ask);
+
+			if (name == NULL)
+				goto fail;
+			if (newmedia && vol == 1 && !ask)
+				volume_first_script(name);
+			in_close();
+			if (in_open(name) != 0) {
+				fprintf(stderr, "Cannot open %s\n", name);
+				free(name);
+				continue;
+			}
+			free(volname);
+			volname = name;
+			in_start = in_end = 0;
+			in_eof = false;
+			if (volume_header_ok(&h, vol))
+				break;
+		}
+		volno = vol;
+		seen_end = hdr_synth = false;
+		if ((h.s_spcl.c_flags & DR_COMPRESSED) && !compressed) {
+			curhdr = h;
+			setup_compression();
+		}
+	}
+	if (pos > 0) {
+		if (in_remote) {
+			if (remote_seek((off_t)pos, SEEK_SET) == (off_t)-1) {
+				warnx("%s: cannot seek to %llu", volname,
+				    (unsigned long long)pos);
+				goto fail;
+			}
+		} else if (in_is_tape()) {
+			struct mtop op = { .mt_op = MTSEEK,
+			    .mt_count = (int)pos };
+
+			if (ioctl(infd, MTIOCTOP, &op) != 0) {
+				warn("%s: cannot seek to block %llu", volname,
+				    (unsigned long long)pos);
+				goto fail;
+			}
+		} else if (lseek(infd, (off_t)pos, SEEK_SET) == (off_t)-1) {
+			warn("%s: cannot seek to %llu", volname,
+			    (unsigned long long)pos);
+			goto fail;
+		}
+		in_start = in_end = 0;
+		in_eof = false;
+	}
+	/* pos 0 is a volume's start: its first record is raw */
+	raw_left = compressed && pos == 0 ? (size_t)ntrec * TP_BSIZE : 0;
+	blk_pos = blk_len = 0;
+	for (;;) {
+		enum hdr_kind k = read_header(&h, false);
+		int32_t idx;
+
+		if (k == HDR_EOF) {
+			synth_end();
+			return true;
+		}
+		/* directories (pass III) and EA records are passed */
+		if (k != HDR_OK || (h.s_spcl.c_type != TS_INODE &&
+		    h.s_spcl.c_type != TS_END) ||
+		    (h.s_spcl.c_type == TS_INODE &&
+		    ((uint32_t)h.s_spcl.c_inumber < ino ||
+		    (h.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
+		    (h.s_spcl.c_dinode.di_mode & S_IFMT) == S_IFDIR)))
+			continue;
+		curhdr = h;
+		if (h.s_spcl.c_type == TS_END)
+			seen_end = true;
+		/* blocks consumed on earlier volumes and this one, as the
+		 * next volume change counts them (c_firstrec) */
+		idx = (int32_t)(h.s_spcl.c_tapea - (uint32_t)h.s_spcl.c_firstrec);
+		if (h.s_spcl.c_firstrec >= 0 && idx >= 0)
+			phys_blocks = (uint64_t)h.s_spcl.c_firstrec +
+			    (compressed ? ((uint64_t)idx / (uint64_t)ntrec + 1) *
+			    (uint64_t)ntrec : (uint64_t)idx + 1);
+		return true;
+	}
+fail:
+	in_start = in_end = 0;
+	in_eof = true;
+	synth_end();
+	return false;
 }

@@ -203,7 +203,7 @@ test_expect_success ROOT,LOOP,OURDUMP,ORACLE,PYTHON 'restore 0.4b47 -r rebuilds 
 # of the archive whose inode is not on it (the root of a subset dump
 # lists all its entries) and exits 1 over the "not found on tape" names;
 # restore 0.4b47 makes none of them and exits 0.
-test_expect_failure ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON 'our restore -r rebuilds exactly the subset' '
+test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON 'our restore -r rebuilds exactly the subset' '
 	restored_manifest "$RESTORE" s1.dump r1 >actual1 &&
 	test_cmp expect1 actual1 &&
 	restored_manifest "$RESTORE" s2.dump r2 >actual2 &&

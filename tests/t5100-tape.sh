@@ -263,7 +263,7 @@ test_expect_success IMAGE,ORACLE 'restore 0.4b47 -v on a tape: the record size o
 	grep -x "Tape block size is 20" otv
 '
 
-test_expect_failure IMAGE 'our restore -v on a tape: the record size of the first read' '
+test_expect_success IMAGE 'our restore -v on a tape: the record size of the first read' '
 	tape "$RESTORE" -tvf st0.tape >utv 2>&1 &&
 	grep -x "Input is from a local tape" utv &&
 	grep -x "Tape block size is 20" utv
@@ -276,7 +276,7 @@ test_expect_success IMAGE,ORACLE,SETSID 'restore 0.4b47 reads records of 1 MiB o
 	restores_tape o1024 "$ORACLE_RESTORE" oref -b 1024 -f ../st0.tape
 '
 
-test_expect_failure IMAGE,SETSID 'our restore reads records of 1 MiB from a tape' '
+test_expect_success IMAGE,SETSID 'our restore reads records of 1 MiB from a tape' '
 	restores_tape u1024 "$RESTORE" ref -f ../st0.tape
 '
 

@@ -7,9 +7,14 @@ connections; RSH points at an ssh wrapper that uses those keys, RMT at our
 rmt.  dump 0.4b47 writes a level-0 archive as root@localhost:<path> (a
 path longer than the 63 bytes rmt 0.4b47 could take), restore 0.4b47 lists
 and restores it through the same link, and GNU tar writes and reads an
-archive there, byte for byte the one it writes locally.  Skipped where
-sshd is not installed.'
+archive there, byte for byte the one it writes locally.  Our dump writes
+through ssh to our rmt and to rmt 0.4b47 (pipelined with ours): each
+archive equals a local dump of the same device but for the dump date;
+our restore lists and restores each through ssh as from the local file.
+Skipped where sshd is not installed.'
 . "$(dirname "$0")/lib.sh"
+
+test -x "$ORACLE_RMT" && test_set_prereq RMTORACLE
 
 SSHD=/usr/sbin/sshd
 test -x "$SSHD" && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null &&
@@ -99,6 +104,44 @@ test_expect_success SSHLINK,OURRMT,GNUTAR 'GNU tar writes and reads through ssh 
 		--rmt-command="$RMT" -xf "localhost:$PWD/../t.tar") &&
 	diff -r tree x/tree
 '
+
+# rmt 0.4b47 takes request lines of 63 bytes at most: a short directory.
+SHORTDIR=$(mktemp -d /tmp/t8004.XXXXXX) || exit 1
+test_expect_success SSHLINK,LOOP,OURDUMP,OURRMT,PYTHON 'our dump through ssh to our rmt: the local archive' '
+	"$DUMP" -0 -f l.dump "$(cat loopdev)" 2>l.err &&
+	RSH=$PWD/ssh-rsh RMT=$RMT "$DUMP" -0 -f "root@localhost:$LONGDIR/o.dump" \
+		"$(cat loopdev)" >od.out 2>&1 &&
+	grep "Connection to localhost established" od.out &&
+	grep "DUMP IS DONE" od.out &&
+	"$PYTHON" "$HELPERS/cmpdump.py" cmp --strict l.dump "$LONGDIR/o.dump"
+'
+
+test_expect_success SSHLINK,LOOP,OURDUMP,RMTORACLE,PYTHON 'our dump through ssh to rmt 0.4b47: the local archive' '
+	RSH=$PWD/ssh-rsh RMT=$ORACLE_RMT "$DUMP" -0 -f "root@localhost:$SHORTDIR/q.dump" \
+		"$(cat loopdev)" >qd.out 2>&1 &&
+	grep "DUMP IS DONE" qd.out &&
+	"$PYTHON" "$HELPERS/cmpdump.py" cmp --strict l.dump "$SHORTDIR/q.dump"
+'
+
+for server in ours oracle
+do
+	test "$server" = ours && srv=$RMT prq=OURRMT what="our rmt" ||
+		srv=$ORACLE_RMT prq=RMTORACLE what="rmt 0.4b47"
+	test_expect_success SSHLINK,LOOP,OURRESTORE,PYTHON,$prq "our restore -t and -r through ssh from $what" '
+		cp l.dump "$SHORTDIR/r.dump" &&
+		"$RESTORE" -t -f l.dump >l.list 2>/dev/null &&
+		RSH=$PWD/ssh-rsh RMT=$srv "$RESTORE" -t -f "root@localhost:$SHORTDIR/r.dump" \
+			>r.list 2>r.err &&
+		test_cmp l.list r.list &&
+		rm -rf lr-'$server' rr-'$server' && mkdir lr-'$server' rr-'$server' &&
+		(cd lr-'$server' && "$RESTORE" -r -f ../l.dump) &&
+		(cd rr-'$server' && RSH=$PWD/../ssh-rsh RMT=$srv \
+			"$RESTORE" -r -f "root@localhost:$SHORTDIR/r.dump") &&
+		manifest lr-'$server' >lr.man && manifest rr-'$server' >rr.man &&
+		test_cmp lr.man rr.man
+	'
+done
+rm -rf "$SHORTDIR"
 
 test_expect_success SSHLINK 'cleanup: stop sshd' '
 	runner=$(cat sshd.runner) && test -n "$runner" &&
