@@ -6,6 +6,7 @@
  * the archive's reader or a script.  Anything that is not a yes or a no
  * asks again; a terminal that cannot be read is an abort, as in 0.4b47,
  * because a dump that needs the operator cannot go on without one.
+ * With -n the question also goes to the operators' terminals (notify.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "optr.h"
 #include "ask.h"
+#include "notify.h"
 
 #define TTY_PATH	"/dev/tty"
 /* Failed reads of the terminal before giving up, as 0.4b47. */
@@ -36,6 +38,7 @@ ask_operator(const char *question, int noask)
 		dump_abort();
 	}
 	msg("%s: (\"yes\" or \"no\") ", question);
+	notify_operators(question);	/* -n */
 	for (;;) {
 		if (fgets(answer, sizeof(answer), tty) == NULL) {
 			clearerr(tty);

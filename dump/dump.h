@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 
 #include <ext2fs/ext2fs.h>
 
@@ -50,6 +51,11 @@ struct dump_opts {
 	uint32_t *excluded;		/* -e / -E inode numbers */
 	size_t nexcluded;
 	char *operand;			/* file system as given, one '/' cut */
+	/* Every operand: operand, then the further ones as given (files
+	 * and directories of a subset dump; refused after a file system). */
+	const char **operands;
+	int noperands;
+	int notify;			/* -n */
 	int all_media;			/* -a given */
 	int compress;			/* -z/-j/-y: enum compress_method */
 	int compress_level;		/* level given with -z/-j, 0: none */
@@ -142,6 +148,41 @@ uint8_t *dirconv_convert(const struct dump_fs *dfs,
 void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	     ext2_ino_t ino, const struct ext2_inode_large *in,
 	     const struct tape_dinode *d);
+
+/* Subset dumps: named files and directories of one mounted ext2/3/4
+ * file system instead of the whole of it (cli.md 1.3 step 5,
+ * behaviour.md 1.3).  fsopen.c decides from the first operand whether
+ * the dump is a subset and fills struct dump_subset; subset.c turns all
+ * operands into the map of inodes pass I may visit; traverse.c runs the
+ * passes over that map only. */
+struct dump_subset {
+	char *device;			/* device of the mounted file system */
+	char *mountpoint;		/* where it is mounted */
+	char *filesys;			/* c_filesys: "<mnt> (dir <path>)" */
+	dev_t dev;			/* st_dev of the files on it */
+	const char *const *paths;	/* the operands (struct dump_opts) */
+	int npaths;
+};
+
+/* fsopen.c: 1 and *sub filled when o->operand names a subset, else 0. */
+int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub);
+int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs);
+void fsopen_free_subset(struct dump_subset *sub);
+
+/* subset.c: the inodes a subset dump looks at, each once, in the order
+ * pass I visits them (*order malloced); prints 0.4b47's message and
+ * returns -1 when an operand cannot be dumped. */
+int subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
+		 ext2_ino_t **order, size_t *n);
+
+/* traverse.c: whether a directory entry is "." or ".." (libext2fs does
+ * not flag the ".." it makes up for an inline-data directory). */
+int traverse_is_dot(const struct ext2_dir_entry *de);
+
+/* traverse.c: passes I and II over the subset; -1 on a bad operand. */
+int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
+			const struct dump_subset *sub, time_t ddate,
+			struct dump_maps *maps);
 
 /* itime.c */
 struct itime_rec {

@@ -6,7 +6,7 @@
  * matching mount point or device, also with the name made absolute.
  * Unlike 0.4b47 a regular file holding an ext2/3/4 image is dumped as a
  * file system.  Any other file or directory on a mounted ext2/3/4 file
- * system makes a subset dump (subset.h): the device is the one mounted
+ * system makes a subset dump (dump.h): the device is the one mounted
  * there and c_filesys reads "<mount point> (dir <path inside>)".  The
  * mount holding a path is the longest mount point that is a prefix of
  * its real path, among all mounts (0.4b47 looks at ext2/3/4 mounts only,
@@ -26,7 +26,6 @@
 
 #include "dump.h"
 #include "optr.h"
-#include "subset.h"
 #include "xalloc.h"
 
 #define MOUNTS_PATH	"/proc/self/mounts"
@@ -232,9 +231,8 @@ static char *absolute_name(const char *name, int exists)
 int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
 {
 	char *dev = NULL, *dir = NULL, *abs;
-	char *const *more;
 	struct stat st, mst;
-	int exists, nmore, i;
+	int exists;
 	size_t len;
 
 	memset(sub, 0, sizeof(*sub));
@@ -273,13 +271,8 @@ int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
 	snprintf(sub->filesys, len, "%s (dir %s)", dir,
 		 abs + (strcmp(dir, "/") == 0 ? 1 : strlen(dir)));
 	free(abs);
-	more = options_more_operands(&nmore);
-	sub->npaths = nmore + 1;
-	sub->paths = xreallocarray(NULL, (size_t)sub->npaths,
-				   sizeof(*sub->paths));
-	sub->paths[0] = o->operand;
-	for (i = 0; i < nmore; i++)
-		sub->paths[i + 1] = more[i];
+	sub->paths = o->operands;
+	sub->npaths = o->noperands;
 	return 1;
 }
 
@@ -300,7 +293,6 @@ void fsopen_free_subset(struct dump_subset *sub)
 	free(sub->device);
 	free(sub->mountpoint);
 	free(sub->filesys);
-	free(sub->paths);
 	memset(sub, 0, sizeof(*sub));
 }
 

@@ -20,9 +20,10 @@
 #include "compress.h"
 #include "dump.h"
 #include "optr.h"
+#include "notify.h"
 #include "qfa.h"
 #include "rmtclient.h"
-#include "subset.h"
+#include "sig.h"
 #include "tape.h"
 
 #define BYTES_PER_MB	(1024.0 * 1024.0)
@@ -86,6 +87,7 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 	else
 		msg("finished in %ld seconds, throughput %llu kBytes/sec\n",
 		    secs, (unsigned long long)(blocks / (uint64_t)secs));
+	sig_check();	/* a late signal still leaves dumpdates alone */
 	if (o->update && itime_update(o, date) < 0)
 		dump_abort();
 	msg("Date of this level %d dump: %s", o->level, optr_ctime(date));
@@ -100,6 +102,7 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 		    RATIO_ROUND + (double)ukb / (double)(ckb ? ckb : 1));
 	(void)qfa_close();	/* -Q, -A: errors are reported there */
 	msg("DUMP IS DONE\n");
+	notify_operators("DUMP IS DONE!");	/* -n */
 }
 
 /* Passes III and IV through the end of the dump. */
@@ -296,8 +299,7 @@ static _Noreturn void startup_failure(const char *why)
  */
 static int check_operands(const struct dump_opts *o, struct dump_subset *sub)
 {
-	char *const *more;
-	int n, i;
+	int i;
 
 	if (fsopen_subset(o, sub)) {
 		if (o->level != 0)
@@ -308,13 +310,12 @@ static int check_operands(const struct dump_opts *o, struct dump_subset *sub)
 					"when dumping a subdirectory");
 		return 1;
 	}
-	more = options_more_operands(&n);
-	if (n == 0)
+	if (o->noperands == 1)
 		return 0;
 	/* 0.4b47 prints this one line without the "  DUMP: " prefix. */
 	fprintf(stderr, "Unknown arguments to dump:");
-	for (i = 0; i < n; i++)
-		fprintf(stderr, " %s", more[i]);
+	for (i = 1; i < o->noperands; i++)
+		fprintf(stderr, " %s", o->operands[i]);
 	fprintf(stderr, "\n");
 	msg("The ENTIRE dump is aborted.\n");
 	exit(X_STARTUP);
@@ -374,6 +375,9 @@ int main(int argc, char **argv)
 	memset(&dfs, 0, sizeof(dfs));
 	memset(&maps, 0, sizeof(maps));
 	options_parse(argc, argv, &o);
+	if (o.notify)
+		notify_setup();
+	sig_setup(o.output, o.quiet);
 	if (o.toc_file != NULL && qfa_toc_open(o.toc_file) < 0) {
 		msg("Cannot open %s for writing: %s\n", o.toc_file,
 		    strerror(errno));

@@ -6,8 +6,7 @@
  * first (letters of KEY_ARG_LETTERS take the following words in order).
  * Numbers go through one bounded parser with 0.4b47's messages; bad
  * options print the usage; everything exits X_STARTUP on error, before
- * any work is done.  Options of later issues say they are not supported
- * yet.
+ * any work is done.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +21,6 @@
 #include "dump.h"
 #include "optr.h"
 #include "rmtclient.h"
-#include "subset.h"
 #include "writer.h"
 #include "xalloc.h"
 
@@ -43,9 +41,6 @@ static const char *progname = "dump";
 /* The getopt-style argv made from old key letters, freed at the end. */
 static char **key_argv;
 static char *key_opts;
-/* The operands after the first (they point into argv or key_argv). */
-static char **more_operands;
-static int nmore_operands;
 
 static _Noreturn void usage(void)
 {
@@ -195,12 +190,6 @@ static void parse_volsizes(struct dump_opts *o, const char *arg)
 			break;
 		p = end + 1;
 	}
-}
-
-static _Noreturn void unsupported(int c)
-{
-	fprintf(stderr, "%s: option -%c is not supported yet\n", progname, c);
-	exit(X_STARTUP);
 }
 
 /*
@@ -462,7 +451,8 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			o->qfa_file = optarg;
 			break;
 		case 'n':
-			unsupported(c);
+			o->notify = 1;
+			break;
 		default:
 			usage();
 		}
@@ -481,15 +471,14 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 	fit_tape_block(o, b_given);
 	o->operand = xstrdup(argv[optind]);
 	/* Further operands are files of a subset dump; main() refuses
-	 * them once the first one turned out to be a file system. */
-	more_operands = argv + optind + 1;
-	nmore_operands = argc - optind - 1;
-}
-
-char *const *options_more_operands(int *n)
-{
-	*n = nmore_operands;
-	return more_operands;
+	 * them once the first one turned out to be a file system.  They
+	 * point into argv (or key_argv), the first one to o->operand. */
+	o->noperands = argc - optind;
+	o->operands = xreallocarray(NULL, (size_t)o->noperands,
+				    sizeof(*o->operands));
+	o->operands[0] = o->operand;
+	for (c = 1; c < o->noperands; c++)
+		o->operands[c] = argv[optind + c];
 }
 
 /* One trailing '/' is cut (cli.md 1.3), except from "/" and LABEL=/. */
@@ -527,10 +516,9 @@ void options_free(struct dump_opts *o)
 	free(o->operand);
 	free(o->excluded);
 	free(o->volsize);
+	free(o->operands);
 	free(key_argv);
 	free(key_opts);
 	key_argv = NULL;
 	key_opts = NULL;
-	more_operands = NULL;
-	nmore_operands = 0;
 }

@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "exitcodes.h"
 #include "optr.h"
+#include "sig.h"
 #include "tape.h"
 
 #define MSG_PREFIX		"  DUMP: "
@@ -104,6 +105,7 @@ void optr_progress(uint64_t blocks)
 	long elapsed, left;
 	unsigned long rate;
 
+	sig_check();	/* once per inode: a signal is acted on soon */
 	if (blocks < PROGRESS_MIN_BLOCKS || progress_estimate == 0)
 		return;
 	now = time(NULL);

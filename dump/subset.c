@@ -25,7 +25,6 @@
 
 #include "dump.h"
 #include "optr.h"
-#include "subset.h"
 #include "xalloc.h"
 
 #define DOTDOT		".."

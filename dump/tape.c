@@ -36,8 +36,9 @@
  * after every record and whenever it waits; it reports the error in
  * dump 0.4b47's words and aborts (dump_abort() kills the helpers through
  * tape_kill_helpers()).  Helpers get PR_SET_PDEATHSIG so that they never
- * outlive a master that was killed outright, ignore SIGINT (the master
- * decides what an interrupt means) and leave only through _exit().
+ * outlive a master that was killed outright, ignore SIGINT, SIGHUP and
+ * SIGTERM (the master decides what they mean, sig.c, and looks at them
+ * whenever it waits here) and leave only through _exit().
  *
  * tape_finish() pads the last record with TS_END headers and marks it
  * last, waits for the writer (which exits 0 only after the output was
@@ -104,9 +105,11 @@
 #include "optr.h"
 #include "qfa.h"
 #include "ask.h"
+#include "notify.h"
 #include "ring.h"
 #include "slave.h"
 #include "rmtclient.h"
+#include "sig.h"
 #include "tape.h"
 #include "writer.h"
 
@@ -244,14 +247,17 @@ open_pidfd(pid_t pid)
 
 /*
  * Common set-up of a freshly forked helper: die with the master, leave
- * interrupts to the master, and drop the master's signal handlers (they
- * only set flags nobody in this process would look at).
+ * interrupts and termination requests to the master (sig.c: a signal
+ * sent to the whole process group is its to handle; it kills the
+ * helpers when the dump ends), and drop the master's other signal
+ * handlers (they only set flags nobody in this process would look at).
  */
 static void
 child_setup(pid_t master)
 {
-	static const int reset[] = { SIGHUP, SIGTERM, SIGQUIT, SIGALRM,
-	    SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGUSR1, SIGUSR2, SIGCHLD };
+	static const int reset[] = { SIGQUIT, SIGALRM, SIGTRAP, SIGFPE,
+	    SIGBUS, SIGSEGV, SIGUSR1, SIGUSR2, SIGCHLD };
+	static const int ignored[] = { SIGHUP, SIGINT, SIGTERM };
 	sigset_t none;
 	size_t i;
 
@@ -259,7 +265,8 @@ child_setup(pid_t master)
 		_exit(1);
 	for (i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
 		signal(reset[i], SIG_DFL);
-	signal(SIGINT, SIG_IGN);
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -410,8 +417,9 @@ wait_event(int fd, short events)
 		if (poll(pfd, (nfds_t)n, timeout) == -1) {
 			if (errno != EINTR)
 				return 0;
-			/* a signal for the master's own handlers: the revents
-			 * are not set, look again */
+			/* a signal for the master's own handlers: act on it
+			 * (sig.c); the revents are not set, look again */
+			sig_check();
 			continue;
 		}
 		if (fd >= 0 && (pfd[0].revents & (events | POLLERR | POLLHUP)))
@@ -574,6 +582,7 @@ wait_ring(int (*poll_fn)(void *), void *arg)
 	for (;;) {
 		int rc = poll_fn(arg);
 
+		sig_check();
 		if (rc == 1)
 			return;
 		if (rc == -1 || ring_failed(ring))
@@ -778,6 +787,7 @@ flush_record(void)
 		rec_start = last;
 	if (ring_failed(ring))
 		helper_failed();
+	sig_check();
 	if (volend || (!replaying && ring_volume_eom_pending(ring)))
 		switch_volume();
 }
@@ -997,12 +1007,13 @@ print_ratio(const char *what, uint64_t ukb, uint64_t ckb)
 	    RATIO_ROUND + (double)ukb / (double)(ckb > 0 ? ckb : 1));
 }
 
-/* The lines that close a volume ("Closing", "completed", sizes). */
+/* The lines that close a volume ("Closing", "completed", sizes): blocks
+ * is what the volume holds (its whole records), vol_bytes its output
+ * size. */
 static void
-print_volume_stats(time_t end, uint64_t vol_bytes)
+print_volume_stats(time_t end, uint64_t blocks, uint64_t vol_bytes)
 {
 	time_t took = end - vol_start;
-	uint64_t blocks = nblocks - vol_first_block;
 	uint64_t ckb = vol_bytes / TP_BSIZE;
 
 	if (!out.is_stdout)	/* a remote volume by its path, as 0.4b47 */
@@ -1163,6 +1174,7 @@ static void
 ask_media_change(void)
 {
 	msg("Change Volumes: Mount volume #%d\n", volume);
+	notify_operators("CHANGE DUMP VOLUMES!\a\a");
 	while (!ask_operator("Is the new volume mounted and ready to go?",
 	    cfg.noask)) {
 		if (ask_operator("Do you want to abort?", cfg.noask))
@@ -1246,7 +1258,10 @@ switch_volume(void)
 	 * volume counts from its own records */
 	if (feedback)
 		learn_sizes(nrecords);
-	print_volume_stats(time(NULL), bytes);
+	/* the blocks of the records that landed: after end of media the
+	 * master has queued more, which go to the next volume */
+	print_volume_stats(time(NULL), (lost - vol_first_rec) *
+	    (uint64_t)cfg.ntrec, bytes);
 	old_first_rec = vol_first_rec;
 	phys_blocks += (lost - vol_first_rec) * (uint64_t)cfg.ntrec;
 	/* records that landed before the lost one: no longer needed */
@@ -1319,10 +1334,13 @@ tape_start(const struct tape_config *c)
 		return -1;
 	}
 	tape_volume_name(&cfg, 1, vol_name, sizeof(vol_name));
-	if (writer_open(vol_name, &out) == -1) {
+	/* as for later volumes: the operator may fix it and retry (with
+	 * -q or without a terminal the dump aborts, status 3) */
+	while (writer_open(vol_name, &out) == -1) {
 		msg("Cannot open output \"%s\": %s\n", vol_name,
 		    strerror(errno));
-		return -1;
+		if (!ask_operator("Do you want to retry the open?", cfg.noask))
+			dump_abort();
 	}
 	length_setup();
 	feedback = cfg.compress != COMP_NONE &&
@@ -1396,6 +1414,7 @@ wait_writer(void)
 			}
 		}
 		nap(FINISH_POLL_MS);
+		sig_check();
 	}
 }
 
@@ -1422,6 +1441,7 @@ wait_helpers(void)
 			return -1;
 		if (live == 0)
 			return 0;
+		sig_check();
 		(void)wait_event(-1, 0);
 	}
 }
@@ -1464,7 +1484,8 @@ tape_finish(union u_spcl *end)
 	bytes = ring_volume_bytes(ring);
 	total_cbytes += bytes;
 	compressed_totals_valid = cfg.compress != COMP_NONE;
-	print_volume_stats(time(NULL), bytes);
+	print_volume_stats(time(NULL), (nrecords - vol_first_rec) *
+	    (uint64_t)cfg.ntrec, bytes);
 	ring_destroy(ring);
 	ring = NULL;
 	started = 0;

@@ -66,8 +66,10 @@ struct tape_config {
  * Later volumes start by themselves while blocks are queued: when -B is
  * reached, or at end of media (ENOSPC or a write of 0 bytes on anything
  * but a pipe), with the volume lines of 0.4b47 and, when no name is
- * left, the operator's answer on /dev/tty.  Reports its own errors;
- * returns 0, or -1 when the output cannot be opened.
+ * left, the operator's answer on /dev/tty.  An output that cannot be
+ * opened makes it ask "Do you want to retry the open?" (no, -q or no
+ * terminal: the dump aborts, status 3).  Reports its own errors;
+ * returns 0, or -1 when the pipeline cannot be set up.
  */
 int tape_start(const struct tape_config *cfg);
 

@@ -10,7 +10,7 @@
  * the directories on the path to any selected inode, until nothing
  * changes.  Passes III and IV then hand the selected directories, then
  * all other selected inodes, in ascending order to inode.c.  A subset
- * dump (subset.h) runs the same passes over the inodes subset.c marked,
+ * dump (dump.h) runs the same passes over the inodes subset.c marked,
  * leaving all others out of every map.
  */
 #include <stdio.h>
@@ -19,7 +19,7 @@
 
 #include "dump.h"
 #include "optr.h"
-#include "subset.h"
+#include "sig.h"
 #include "tape.h"
 #include "xalloc.h"
 
@@ -188,6 +188,7 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 		}
 		if (ino == 0)
 			break;
+		sig_check();
 		if (in->i_mode != 0 && in->i_links_count != 0 &&
 		    in->i_dtime == 0)
 			map_inode(o, dfs, ddate, maps, ino, in);
@@ -288,6 +289,7 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 	for (ino = 1; ino < maps->maxino; ino++) {
 		if (!map_test(maps->dirs, ino))
 			continue;
+		sig_check();
 		memset(&c, 0, sizeof(c));
 		c.o = o;
 		c.dfs = dfs;

@@ -146,7 +146,7 @@ test_expect_success ROOT,LOOP,ORACLE 'so does dump 0.4b47 (it asks whether to re
 '
 
 # The status 0.4b47 gives: it asks before giving up.
-test_expect_failure ROOT,LOOP,OURDUMP 'an output that cannot be opened: "retry the open?" question and status 3 as 0.4b47' '
+test_expect_success ROOT,LOOP,OURDUMP 'an output that cannot be opened: "retry the open?" question and status 3 as 0.4b47' '
 	rc=0 && "$DUMP" -1 -u -q -D "$PWD/dd.ours" -f "$PWD/no/such/dir/x" "$M" 2>open2.err || rc=$? &&
 	grep "Do you want to retry the open? - forced abort" open2.err &&
 	test $rc = 3
@@ -194,7 +194,7 @@ test_expect_success ROOT,LOOP,ORACLE 'dump 0.4b47 too: "Signal on pipe: cannot r
 	test_cmp before.ref dd.ref
 '
 
-test_expect_failure ROOT,LOOP,OURDUMP 'SIGTERM while writing to a pipe: "Signal on pipe: cannot recover", status 3 as 0.4b47' '
+test_expect_success ROOT,LOOP,OURDUMP 'SIGTERM while writing to a pipe: "Signal on pipe: cannot recover", status 3 as 0.4b47' '
 	test "$(cat term.err.status)" = 3 &&
 	grep "^  DUMP: Signal on pipe: cannot recover$" term.err
 '

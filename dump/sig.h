@@ -1,0 +1,22 @@
+/*
+ * sig.h - dump's answer to signals (behaviour.md 3.6).
+ */
+#ifndef DUMP_SIG_H
+#define DUMP_SIG_H
+
+/*
+ * Install the master's handlers (signals ignored at start stay
+ * ignored).  output is the -f name, noask the -q flag: an interrupt
+ * asks "Do you want to abort dump?" unless -q.
+ */
+void sig_setup(const char *output, int noask);
+
+/*
+ * Act on a signal received since the last call: after SIGINT ask the
+ * operator whether to abort; after SIGHUP, SIGTERM, SIGALRM or a SIGTRAP,
+ * SIGFPE or SIGBUS sent by kill, abort the dump (exit 3).  Called
+ * wherever the master may wait or loop for long.
+ */
+void sig_check(void);
+
+#endif /* DUMP_SIG_H */
