@@ -239,7 +239,7 @@ compare_eas(const struct entry *e, const struct ealist *ea, const char *path)
 }
 
 static void
-compare_leaf(const struct entry *e, const struct inoattr *a)
+compare_leaf(struct entry *e, const struct inoattr *a)
 {
 	char *path = xstrdup(sym_path(e));
 	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
@@ -315,6 +315,21 @@ compare_dirs(void)
 	}
 }
 
+/* The first selected name of ino, whatever its kind. */
+static struct entry *
+selected_name(uint32_t ino)
+{
+	struct entry *e = sym_lookup_ino(ino);
+
+	while (e != NULL && !(e->flags & EF_SELECTED))
+		e = e->links;
+	return e;
+}
+
+static const struct walk_ops compare_walk = {
+	selected_name, compare_leaf, NULL
+};
+
 static void
 open_cmpdir(void)
 {
@@ -347,25 +362,7 @@ compare_run(char **names, int nnames)
 	dirs_build_tree();
 	open_cmpdir();
 	select_names(names, nnames);
-	for (;;) {
-		struct inoattr a;
-		struct entry *e;
-
-		tape_find_inode();
-		if (curhdr.s_spcl.c_type != TS_INODE)
-			break;
-		attr_get(&a);
-		e = sym_lookup_ino(a.ino);
-		while (e != NULL && !(e->flags & EF_SELECTED))
-			e = e->links;
-		if ((curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) || e == NULL ||
-		    (a.mode & S_IFMT) == S_IFDIR) {
-			tape_skipfile();
-			ea_read_records(a.ino, NULL);
-			continue;
-		}
-		compare_leaf(e, &a);
-	}
+	walk_inodes(&compare_walk);
 	compare_dirs();
 	tape_drain();
 	if (tape_truncated()) {

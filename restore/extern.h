@@ -98,6 +98,17 @@ void	tape_skipfile(void);
 bool	tape_swapped(void);
 bool	tape_truncated(void);
 
+/* walk.c: the inode walk after pass III (-x, -r, -C). */
+struct walk_ops {
+	/* The name inode ino is handled under, NULL to skip it. */
+	struct entry *(*lookup)(uint32_t ino);
+	/* Handles the inode: consumes its body and its EA records. */
+	void	(*visit)(struct entry *e, const struct inoattr *a);
+	/* Told about each inode skipped (may be NULL). */
+	void	(*skipped)(const struct inoattr *a);
+};
+void	walk_inodes(const struct walk_ops *ops);
+
 /* volume.c */
 char	*volume_choose(int n, const char *prev, bool must_ask);
 char	*volume_first_name(void);

@@ -561,25 +561,11 @@ check_type_clash(const struct inoattr *a)
 void
 extract_files(void)
 {
-	for (;;) {
-		struct inoattr a;
-		struct entry *e;
+	static const struct walk_ops extract_walk = {
+		primary_name, restore_leaf, check_type_clash
+	};
 
-		tape_find_inode();
-		if (curhdr.s_spcl.c_type != TS_INODE)
-			break;
-		attr_get(&a);
-		if ((curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
-		    (a.mode & S_IFMT) == S_IFDIR ||
-		    (e = primary_name(a.ino)) == NULL) {
-			if (!(curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES))
-				check_type_clash(&a);
-			tape_skipfile();
-			ea_read_records(a.ino, NULL);
-			continue;
-		}
-		restore_leaf(e, &a);
-	}
+	walk_inodes(&extract_walk);
 }
 
 /* Extra names of extracted inodes, and names whose inode never came. */

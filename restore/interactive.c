@@ -12,7 +12,9 @@
  * the echoed command go to stdout, everything the commands say goes to
  * stderr.  On a terminal lines come from readline, with completion of
  * archive names; otherwise plain lines are read and echoed after the
- * prompt, as 0.4b47's readline does.  EOF means quit.
+ * prompt, as 0.4b47's readline does.  EOF means quit.  The commands
+ * are one table (name, shortest abbreviation 0.4b47 takes, handler, help
+ * line): the dispatcher and help both read it.
  */
 #include <err.h>
 #include <errno.h>
@@ -691,27 +693,6 @@ cmd_setmodes(void)
 }
 
 static void
-cmd_help(void)
-{
-	fputs("Available commands are:\n"
-	    "\tls [arg] - list directory\n"
-	    "\tcd arg - change directory\n"
-	    "\tpwd - print current directory\n"
-	    "\tadd [arg] - add `arg' to list of files to be extracted\n"
-	    "\tdelete [arg] - delete `arg' from list of files to be "
-	    "extracted\n"
-	    "\textract - extract requested files\n"
-	    "\tsetmodes - set modes of requested directories\n"
-	    "\tquit - immediately exit program\n"
-	    "\twhat - list dump header information\n"
-	    "\tverbose - toggle verbose flag (useful with ``ls'')\n"
-	    "\tprompt - toggle the prompt display\n"
-	    "\thelp or `?' - print this list\n"
-	    "If no `arg' is supplied, the current directory is used\n",
-	    stderr);
-}
-
-static void
 toggle(bool *flag, const char *what)
 {
 	*flag = !*flag;
@@ -813,13 +794,6 @@ get_line(void)
 	return line;
 }
 
-/* Is the typed word cmd a prefix of the command name? */
-static bool
-is(const char *cmd, const char *name)
-{
-	return strncmp(cmd, name, strlen(cmd)) == 0;
-}
-
 /* Run one argument-taking command over every name the arguments give. */
 static void
 for_args(char **argv, int argc, void (*fn)(const char *))
@@ -857,92 +831,144 @@ split(char *line, char ***argvp)
 	return n;
 }
 
+/* ---- the command table ---- */
+
+static void cmd_help(void);
+
+static void
+cmd_pwd(void)
+{
+	fprintf(stderr, "%s\n", slash_path(cwd));
+}
+
+static void
+cmd_what(void)
+{
+	print_dump_info(&tapehdr.s_spcl);
+	fflush(stdout);
+}
+
+static void
+cmd_verbose(void)
+{
+	toggle(&ropt.verbose, "verbose");
+}
+
+static void
+cmd_prompt(void)
+{
+	toggle(&long_prompt, "prompt");
+}
+
+static void
+cmd_debug(void)
+{
+	toggle(&ropt.debug, "debugging");
+}
+
+/*
+ * What the shell accepts, in the order help lists it.  A typed word
+ * names a command when it is a prefix of the name at least minlen long
+ * (0.4b47 tells commands apart by their first letter, "pr" from "pwd");
+ * with loose set, the first minlen characters alone decide, as 0.4b47
+ * takes any word starting with '?' for help.  A command takes either
+ * arguments (each_arg, called for every name they expand to, "." when
+ * none) or none (run); one with neither ends the shell.  Entries with
+ * no usage are accepted but not listed by help.
+ */
+struct command {
+	const char *name;
+	size_t minlen;
+	bool loose;
+	void (*each_arg)(const char *arg);
+	void (*run)(void);
+	const char *usage;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "ls", 1, false, cmd_ls, NULL, "ls [arg]", "list directory" },
+	{ "cd", 1, false, cmd_cd, NULL, "cd arg", "change directory" },
+	{ "pwd", 1, false, NULL, cmd_pwd, "pwd",
+	    "print current directory" },
+	{ "add", 1, false, cmd_add, NULL, "add [arg]",
+	    "add `arg' to list of files to be extracted" },
+	{ "delete", 1, false, cmd_delete, NULL, "delete [arg]",
+	    "delete `arg' from list of files to be extracted" },
+	{ "extract", 1, false, NULL, cmd_extract, "extract",
+	    "extract requested files" },
+	{ "setmodes", 1, false, NULL, cmd_setmodes, "setmodes",
+	    "set modes of requested directories" },
+	{ "quit", 1, false, NULL, NULL, "quit",
+	    "immediately exit program" },
+	{ "what", 1, false, NULL, cmd_what, "what",
+	    "list dump header information" },
+	{ "verbose", 1, false, NULL, cmd_verbose, "verbose",
+	    "toggle verbose flag (useful with ``ls'')" },
+	{ "prompt", 2, false, NULL, cmd_prompt, "prompt",
+	    "toggle the prompt display" },
+	{ "help", 1, false, NULL, cmd_help, "help or `?'",
+	    "print this list" },
+	{ "?", 1, true, NULL, cmd_help, NULL, NULL },
+	{ "xit", 1, false, NULL, NULL, NULL, NULL },
+	{ "Debug", 1, false, NULL, cmd_debug, NULL, NULL },
+};
+
+#define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+static void
+cmd_help(void)
+{
+	fputs("Available commands are:\n", stderr);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i].usage != NULL)
+			fprintf(stderr, "\t%s - %s\n", commands[i].usage,
+			    commands[i].help);
+	fputs("If no `arg' is supplied, the current directory is used\n",
+	    stderr);
+}
+
+/* The command the typed word names, NULL if none. */
+static const struct command *
+find_command(const char *word)
+{
+	size_t len = strlen(word);
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (len < c->minlen)
+			continue;
+		if (c->loose ? strncmp(word, c->name, c->minlen) == 0 :
+		    strncmp(word, c->name, len) == 0)
+			return c;
+	}
+	return NULL;
+}
+
 /* Returns false when the shell should end. */
 static bool
 run_command(char *line)
 {
 	char **argv;
 	int argc = split(line, &argv);
-	const char *cmd;
+	const struct command *c;
 	bool go_on = true;
 
 	if (argc == 0) {
 		free(argv);
 		return true;
 	}
-	cmd = argv[0];
-	switch (cmd[0]) {
-	case 'a':
-		if (!is(cmd, "add"))
-			goto bad;
-		for_args(argv + 1, argc - 1, cmd_add);
-		break;
-	case 'c':
-		if (!is(cmd, "cd"))
-			goto bad;
-		for_args(argv + 1, argc - 1, cmd_cd);
-		break;
-	case 'd':
-		if (!is(cmd, "delete"))
-			goto bad;
-		for_args(argv + 1, argc - 1, cmd_delete);
-		break;
-	case 'D':
-		if (!is(cmd, "Debug"))
-			goto bad;
-		toggle(&ropt.debug, "debugging");
-		break;
-	case 'e':
-		if (!is(cmd, "extract"))
-			goto bad;
-		cmd_extract();
-		break;
-	case 'h':
-	case '?':
-		if (cmd[0] == 'h' && !is(cmd, "help"))
-			goto bad;
-		cmd_help();
-		break;
-	case 'l':
-		if (!is(cmd, "ls"))
-			goto bad;
-		for_args(argv + 1, argc - 1, cmd_ls);
-		break;
-	case 'p':
-		if (is(cmd, "pwd"))
-			fprintf(stderr, "%s\n", slash_path(cwd));
-		else if (is(cmd, "prompt"))
-			toggle(&long_prompt, "prompt");
-		else
-			goto bad;
-		break;
-	case 'q':
-	case 'x':
-		if (!is(cmd, cmd[0] == 'q' ? "quit" : "xit"))
-			goto bad;
+	c = find_command(argv[0]);
+	if (c == NULL)
+		fprintf(stderr, "%s: unknown command; type ? for help\n",
+		    argv[0]);
+	else if (c->each_arg != NULL)
+		for_args(argv + 1, argc - 1, c->each_arg);
+	else if (c->run != NULL)
+		c->run();
+	else
 		go_on = false;
-		break;
-	case 's':
-		if (!is(cmd, "setmodes"))
-			goto bad;
-		cmd_setmodes();
-		break;
-	case 'v':
-		if (!is(cmd, "verbose"))
-			goto bad;
-		toggle(&ropt.verbose, "verbose");
-		break;
-	case 'w':
-		if (!is(cmd, "what"))
-			goto bad;
-		print_dump_info(&tapehdr.s_spcl);
-		fflush(stdout);
-		break;
-	default:
-	bad:
-		fprintf(stderr, "%s: unknown command; type ? for help\n", cmd);
-		break;
-	}
 	free(argv);
 	return go_on;
 }

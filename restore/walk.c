@@ -1,0 +1,42 @@
+/*
+ * walk.c - the archive walk that -x, -r and -C share after pass III.
+ *
+ * Each inode header left on the archive is found, its attributes taken,
+ * and the caller's lookup asked for the name it should be handled under.
+ * An inode with no such name -- or a directory (pass III read those), or
+ * an EA record with no inode before it -- is skipped together with its
+ * EA records; the caller's visitor handles the rest and must consume the
+ * inode's body and its EA records itself.  The walk ends at the first
+ * header that is not an inode (TS_END or the end of the input).
+ */
+#include <sys/stat.h>
+
+#include "restore.h"
+#include "extern.h"
+
+void
+walk_inodes(const struct walk_ops *ops)
+{
+	for (;;) {
+		struct inoattr a;
+		struct entry *e;
+		bool orphan_ea;
+
+		tape_find_inode();
+		if (curhdr.s_spcl.c_type != TS_INODE)
+			break;
+		attr_get(&a);
+		orphan_ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
+		if (orphan_ea || (a.mode & S_IFMT) == S_IFDIR ||
+		    (e = ops->lookup(a.ino)) == NULL) {
+			/* Only a real inode can say something about its
+			 * names; an orphan EA record names nothing. */
+			if (!orphan_ea && ops->skipped != NULL)
+				ops->skipped(&a);
+			tape_skipfile();
+			ea_read_records(a.ino, NULL);
+			continue;
+		}
+		ops->visit(e, &a);
+	}
+}
