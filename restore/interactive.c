@@ -477,7 +477,7 @@ cmd_delete(const char *arg)
 {
 	struct entry *e = resolve(arg);
 
-	if (e == NULL) {
+	if (e == NULL || !(e->flags & EF_SELECTED)) {
 		char *c = canon(arg);
 
 		fprintf(stderr, "%s: not on extraction list\n", c);
@@ -516,13 +516,15 @@ ask_volume(void)
 {
 	if (ropt.aflag)
 		return true;
-	fprintf(stderr, "You have not read any volumes yet.\n"
-	    "Unless you know which volume your file(s) are on you should "
-	    "start\nwith the last volume and work towards the first.\n");
 	for (;;) {
 		char *ans, *end;
 		long v;
 
+		/* repeated with every question, as 0.4b47 does */
+		fprintf(stderr, "You have not read any volumes yet.\n"
+		    "Unless you know which volume your file(s) are on you "
+		    "should start\nwith the last volume and work towards "
+		    "the first.\n");
 		fprintf(stderr, "Specify next volume # (none if no more "
 		    "volumes): ");
 		if ((ans = read_answer()) == NULL) {
@@ -688,8 +690,12 @@ cmd_setmodes(void)
 {
 	if (!ropt.Nflag && target_fd < 0)
 		target_open();
-	extract_dirmodes(ropt.oflag || (!ropt.Nflag && !ropt.mflag &&
-	    ask_yn("set owner/mode for '.'")));
+	/* An explicit request: 0.4b47 sets '.' too without asking, and
+	 * the directories are then no longer marked for extraction. */
+	extract_dirmodes(!ropt.Nflag && !ropt.mflag);
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
+		if (e->type == E_NODE)
+			e->flags &= (uint8_t)~EF_SELECTED;
 }
 
 static void
@@ -950,12 +956,16 @@ find_command(const char *word)
 static bool
 run_command(char *line)
 {
+	bool nonempty = line[0] != '\0';	/* before split() cuts it */
 	char **argv;
 	int argc = split(line, &argv);
 	const struct command *c;
 	bool go_on = true;
 
 	if (argc == 0) {
+		/* 0.4b47 ignores an empty line but not one of blanks */
+		if (nonempty)
+			fprintf(stderr, ": unknown command; type ? for help\n");
 		free(argv);
 		return true;
 	}

@@ -226,4 +226,14 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,REREAD,SCRIPT 'extract again in 
 	test_cmp or.manifest mr.manifest
 '
 
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'delete of an unlisted name, a line of blanks, setmodes: as 0.4b47' '
+	printf "add d\nadd top\nls\ndelete e\ndelete top\ndelete top\n\n   \nsetmodes\nls\nls d\nquit\n" >cmds.s &&
+	run_i "$ORACLE_RESTORE" os cmds.s &&
+	run_i "$RESTORE" ms cmds.s &&
+	test_cmp os.err ms.err &&
+	grep "^\./e: not on extraction list$" ms.err &&
+	grep "^: unknown command; type ? for help$" ms.err &&
+	grep "^d/  *e/" ms.err
+'
+
 test_done
