@@ -7,7 +7,14 @@
  * file, block device, pipe or character device that is one large
  * write of WRITE_CHUNK bytes (whole records; a writev of two pieces
  * where the chunk wraps round the end of the ring), so the byte stream
- * is exactly the records back to back and the syscall count stays low.  For a tape
+ * is exactly the records back to back and the syscall count stays low.
+ * A pipe is fed greedily instead: the records that are ready, at least
+ * one, up to a chunk, because the reader behind it (a slow drive, ssh,
+ * a compressor) would otherwise sit idle while the writer waited for a
+ * whole chunk; when the reader is the slower side, records pile up
+ * while a write blocks and the chunks grow by themselves; the pipe is
+ * also enlarged to 1 MiB, so that the reader has work while the writer
+ * waits for the CPU (its slaves compress on every core).  For a tape
  * it is one record per write(), because each write is one tape block
  * and restore derives the blocking factor from it.  Short writes are
  * continued (on a tape a short write is the end of the media: the rest
@@ -67,6 +74,11 @@
 /* Bytes of W requests in flight on a remote link whose server does
  * strict writes (rmtclient.h): enough to cover a long round trip. */
 #define REMOTE_WINDOW		(4u * 1024 * 1024)
+
+/* Capacity asked for a pipe output (never shrunk): the reader keeps
+ * working through this much while the writer waits for the CPU or a
+ * record (1 MiB is the unprivileged limit, pipe-max-size). */
+#define PIPE_BUFFER_BYTES	(1024 * 1024)
 
 /* Most records in one write: a 1 MiB chunk of 1 KiB records, one writev
  * piece each at worst (compressed), which is also IOV_MAX on Linux. */
@@ -175,8 +187,10 @@ writer_open(const char *name, struct writer_output *out)
 		out->fd = STDOUT_FILENO;
 		out->is_stdout = 1;
 	} else {
-		out->fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    OUTPUT_MODE);
+		/* O_NOCTTY: an output that is a terminal must not become
+		 * the one the operator's questions are read from */
+		out->fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+		    O_NOCTTY, OUTPUT_MODE);
 		if (out->fd == -1)
 			return -1;
 		(void)snprintf(out->name, sizeof(out->name), "%s", name);
@@ -250,6 +264,17 @@ fail(struct writer *w, enum ring_error kind, int err, uint64_t record)
 	ring_set_written(w->ring, current_record(w));
 	ring_fail(w->ring, kind, err, record, w->pos, 0, 0);
 	_exit(WRITER_EXIT_FAILED);
+}
+
+/* Give a pipe output a bigger buffer (see PIPE_BUFFER_BYTES).  Only a
+ * tuning: a socket or an old kernel refuses, and nothing else changes. */
+static void
+grow_pipe(int fd)
+{
+	int size = fcntl(fd, F_GETPIPE_SZ);
+
+	if (size != -1 && size < PIPE_BUFFER_BYTES)
+		(void)fcntl(fd, F_SETPIPE_SZ, PIPE_BUFFER_BYTES);
 }
 
 /* Records to gather into one write. */
@@ -635,7 +660,7 @@ writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 	struct writer w;
 	uint64_t rec = 0;
 	size_t chunk;
-	int last = 0, held = 0;
+	int last = 0, held = 0, greedy;
 
 	/* a vanished reader must show up as EPIPE, reported as such */
 	signal(SIGPIPE, SIG_IGN);
@@ -644,6 +669,9 @@ writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 	w.ring = ring;
 	w.recsize = (size_t)ntrec * TP_BSIZE;
 	w.writeback = out->kind == WRITER_FILE;
+	greedy = out->kind == WRITER_PIPE;
+	if (greedy)
+		grow_pipe(out->fd);
 
 	while (!last) {
 		size_t n = 0;
@@ -653,7 +681,15 @@ writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 		while (n < chunk && !last && !volend) {
 			if (held)
 				held = 0;	/* flags[0], outlen[0] are set */
-			else if (ring_wait_full(ring, rec + n, &flags[n],
+			else if (n > 0 && greedy) {
+				int rc = ring_wait_full_timed(ring, rec + n, 0,
+				    &flags[n], &outlen[n]);
+
+				if (rc == -1)
+					fail(&w, RING_INTERNAL, errno, rec + n);
+				if (rc == 0)
+					break;	/* write what is there */
+			} else if (ring_wait_full(ring, rec + n, &flags[n],
 			    &outlen[n]) == -1)
 				fail(&w, RING_INTERNAL, errno, rec + n);
 			last = (flags[n] & RING_LAST) != 0;
