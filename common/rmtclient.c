@@ -348,17 +348,28 @@ rmt_write(struct rmt_conn *c, const void *buf, size_t len)
 	return rmt_write_reply(c, len);
 }
 
-ssize_t
-rmt_write_reply(struct rmt_conn *c, size_t len)
+/*
+ * The count of a W or R reply.  More than asked for could only be read
+ * as the next reply: the stream is out of step and nothing after it can
+ * be trusted, so the link is given up.
+ */
+static ssize_t
+get_count_reply(struct rmt_conn *c, size_t len, const char *verb)
 {
 	long long v = get_reply(c);
 
 	if (v > (long long)len) {
 		fprintf(stderr, "%sProtocol to remote tape server botched "
-		    "(wrote %lld of %zu).\n", rmt_msg_prefix, v, len);
+		    "(%s %lld of %zu).\n", rmt_msg_prefix, verb, v, len);
 		lost(c);
 	}
 	return (ssize_t)v;
+}
+
+ssize_t
+rmt_write_reply(struct rmt_conn *c, size_t len)
+{
+	return get_count_reply(c, len, "wrote");
 }
 
 void
@@ -383,16 +394,7 @@ rmt_read_send(struct rmt_conn *c, size_t len, unsigned count)
 ssize_t
 rmt_read_head(struct rmt_conn *c, size_t len)
 {
-	long long v = get_reply(c);
-
-	/* More data than asked for could only be read as the next reply:
-	 * the stream is out of step, nothing after it can be trusted. */
-	if (v > (long long)len) {
-		fprintf(stderr, "%sProtocol to remote tape server botched "
-		    "(read %lld of %zu).\n", rmt_msg_prefix, v, len);
-		lost(c);
-	}
-	return (ssize_t)v;
+	return get_count_reply(c, len, "read");
 }
 
 void

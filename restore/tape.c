@@ -519,6 +519,28 @@ volume_header_ok(union u_spcl *h, int want)
 }
 
 /*
+ * Make name (taken over) the input and check that it is volume want of
+ * this dump.  The old volume is closed first: a tape drive opens once,
+ * and a remote link serves one volume.  False, after a message, when it
+ * cannot be opened or is not the right one: the caller asks again.
+ */
+static bool
+switch_volume(char *name, int want, union u_spcl *h)
+{
+	in_close();
+	if (in_open(name) != 0) {
+		fprintf(stderr, "Cannot open %s\n", name);
+		free(name);
+		return false;
+	}
+	free(volname);
+	volname = name;
+	in_start = in_end = 0;
+	in_eof = false;
+	return volume_header_ok(h, want);
+}
+
+/*
  * The current volume ended before the dump did: open the next one, check
  * its header and leave the reader just after it.  The blocks behind the
  * header continue the stream where the previous volume stopped (the
@@ -552,20 +574,8 @@ change_volume(void)
 		}
 		must_ask = true;
 		/* What is left of the old volume is a cut block or record,
-		 * read again from the new one.  The old one is closed first:
-		 * a tape drive opens once, and a remote link serves one
-		 * volume. */
-		in_close();
-		if (in_open(name) != 0) {
-			fprintf(stderr, "Cannot open %s\n", name);
-			free(name);
-			continue;
-		}
-		free(volname);
-		volname = name;
-		in_start = in_end = 0;
-		in_eof = false;
-		if (volume_header_ok(&h, next))
+		 * read again from the new one. */
+		if (switch_volume(name, next, &h))
 			break;
 	}
 	volno = next;
@@ -903,17 +913,7 @@ tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 				goto fail;
 			if (newmedia && vol == 1 && !ask)
 				volume_first_script(name);
-			in_close();
-			if (in_open(name) != 0) {
-				fprintf(stderr, "Cannot open %s\n", name);
-				free(name);
-				continue;
-			}
-			free(volname);
-			volname = name;
-			in_start = in_end = 0;
-			in_eof = false;
-			if (volume_header_ok(&h, vol))
+			if (switch_volume(name, vol, &h))
 				break;
 		}
 		volno = vol;
