@@ -58,6 +58,11 @@ TRASH_DIRECTORY=$TEST_DIR/trash.$TEST_NAME
 LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 : >"$LIB_STATE/mounts"
 : >"$LIB_STATE/loops"
+# A private libblkid cache: the shared one may still hold, for a loop
+# device reused within 2 s, the label of the image attached before
+# (dump 0.4b47 takes c_label from there and t5200 saw it once).
+BLKID_FILE=$LIB_STATE/blkid.tab
+export BLKID_FILE
 
 test_count=0 test_fail=0 test_success=0 test_skip=0 test_known=0
 test_cleanup_cmds=
