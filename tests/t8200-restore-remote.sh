@@ -28,6 +28,10 @@ CC=${CC:-cc}
 command -v "$CC" >/dev/null && test_set_prereq CC
 # Every restore here is bounded: a hang is a failure, not a stuck suite.
 LIMIT="timeout 120"
+# The fake tape driver is preloaded into rmt; a sanitizer build wants its
+# runtime first among the preloads.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
 
 # restore 0.4b47 names its temporary files in $TMPDIR after the dump date.
 mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
