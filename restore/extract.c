@@ -459,9 +459,11 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 		if (r != 0)
 			warn("%s: chmod", path);
 	}
-	/* An incremental also brings back objects that lost their last
-	 * attribute since the previous level: apply the empty set too. */
-	if (ea != NULL && (ea->n > 0 || dumpprev != 0))
+	/* An incremental keeps the directories of the previous levels (all
+	 * else is made anew): one that lost its last attribute since then
+	 * gets the empty set applied, which drops the stale ones. */
+	if (ea != NULL && (ea->n > 0 ||
+	    (dumpprev != 0 && (a->mode & S_IFMT) == S_IFDIR)))
 		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
 		    path);
 	ts[0].tv_sec = a->atime.tv_sec;
