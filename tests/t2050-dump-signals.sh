@@ -179,7 +179,7 @@ test_expect_success OURDUMP,MKE2FS,PYTHON,SETSID 'SIGINT with -q: "Do you want t
 test_expect_success OURDUMP,MKE2FS,SCRIPT,ENV_DEFSIG 'SIGINT answered "no" on the terminal: the dump goes on' '
 	hold_fifo && test_when_finished "exec 7>&-" &&
 	rm -f in && mkfifo in &&
-	{ script -q -e -c "env --default-signal=INT \"$DUMP\" -0 -f fifo img" /dev/null <in >ts.int 2>&1 & spid=$!; } &&
+	{ script -q -e -c "exec env --default-signal=INT \"$DUMP\" -0 -f fifo img" /dev/null <in >ts.int 2>&1 & spid=$!; } &&
 	exec 8>in && test_when_finished "exec 8>&-" &&
 	wait_for "Pass IV" ts.int && sleep 0.3 &&
 	pid=$(pgrep -P $spid) && test "$(cat /proc/$pid/comm)" = dump &&
