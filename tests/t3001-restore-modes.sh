@@ -22,6 +22,16 @@ test_expect_success ROOT,LOOP,ORACLE 'setup: a small image and its archives' '
 	echo top >tree/top && ln -s top tree/lnk &&
 	truncate -s 1G tree/sparse1g &&
 	dd if=/dev/urandom of=tree/sparse1g bs=4096 count=1 seek=1000 conv=notrunc 2>/dev/null &&
+	"$PYTHON" -c "
+import os
+# 5 MiB + 777 bytes of random data with zero runs of 1 KiB blocks that
+# end off a 4 KiB boundary, and a zero 1 MiB run
+b = bytearray(os.urandom(5 * 1048576 + 777))
+for off, n in ((1048576 + 1024, 1024), (2097152 + 3072, 3072),
+               (3 * 1048576 - 2048, 5120), (4 * 1048576, 1048576)):
+    b[off:off + n] = bytes(n)
+open(\"tree/holey\", \"wb\").write(b)
+" &&
 	truncate -s 64M fs.img &&
 	mke2fs -q -F -t ext4 -b 4096 -d tree fs.img &&
 	dev=$(image_attach fs.img) &&
@@ -77,6 +87,11 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'a 1 GiB file with 4 KiB of data
 	test $(stat -c %s r/sparse1g) = 1073741824 &&
 	test $(stat -c %b r/sparse1g) -le 64 &&
 	cmp tree/sparse1g r/sparse1g
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'a large file with zero runs off 4 KiB boundaries comes back byte for byte' '
+	cmp tree/holey r/holey &&
+	test $(stat -c %s r/holey) = $((5 * 1048576 + 777))
 '
 
 command -v getfacl >/dev/null && test_set_prereq ACL
