@@ -2,7 +2,9 @@
 # binaries (ours and dump 0.4b47), building a test file system, running a
 # command N times alternating between implementations and printing the
 # medians side by side with ratios.  Benchmarks print figures; they never
-# pass or fail on a timing.
+# pass or fail on a timing.  Environment: RUNS (runs per side, default 3),
+# BENCH_WORK (work directory), BENCH_KEEP (keep it), BENCH_VERBOSE (print
+# every run, not only the medians).
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$BENCH_DIR/.." && pwd)
@@ -111,6 +113,10 @@ bench_pair() {
 	if grep -qv 'rc=0' "$WORK/ours.txt" "$WORK/ref.txt"; then
 		echo "$label: a run failed:"; cat "$WORK/ours.txt" "$WORK/ref.txt"
 		tail -n 3 "$WORK/ours.err" "$WORK/ref.err"
+	fi
+	if [ -n "${BENCH_VERBOSE:-}" ]; then
+		echo "$label, every run (ours | 0.4b47):"
+		paste -d "|" "$WORK/ours.txt" "$WORK/ref.txt" | sed 's/^/    /; s/|/ | /'
 	fi
 	ow=$(field wall < "$WORK/ours.txt" | median); rw=$(field wall < "$WORK/ref.txt" | median)
 	oc=$(field cpu < "$WORK/ours.txt" | median); rc=$(field cpu < "$WORK/ref.txt" | median)
