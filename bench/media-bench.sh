@@ -19,8 +19,18 @@
 # so its "-z6" is zlib level 2 while ours is level 6: smaller output for
 # more cpu.  The -z2 row compares like with like; -j is level 2 on both.
 #
+# The tree comes in two layouts (LAYOUT):
+#   mixed   random and text files of 1-4 MiB alternate in each directory,
+#           so compression and output rates vary file by file, as on a
+#           real disk: what the target is measured on;
+#   phased  all the random bytes first (four large files), then all the
+#           text: the device is the bottleneck for the first half and
+#           the compression for the second, and only a buffer holding a
+#           good part of the first half's output could overlap the two.
+#
 # Usage: sh bench/media-bench.sh [MB]   (default 200)
 # Environment (besides lib.sh's RUNS, BENCH_WORK, BENCH_KEEP):
+#   LAYOUT        mixed (default) or phased, see above
 #   CODECS        dump options to compare (default "-z6 -z2 -j")
 #   RATE          device rate in bytes/s instead of our S/C
 #   RATE_FACTORS  device rates as multiples of RATE (default "1";
@@ -33,30 +43,29 @@ MB=${1:-200}
 CODECS=${CODECS:-"-z6 -z2 -j"}
 PIPE_SIZE=${PIPE_SIZE:-}
 RATE_FACTORS=${RATE_FACTORS:-1}
+LAYOUT=${LAYOUT:-mixed}
+case $LAYOUT in mixed|phased) ;; *) echo "LAYOUT must be mixed or phased" >&2; exit 2 ;; esac
 RR=$WORK/ratereader
 ${CC:-cc} -O2 -o "$RR" "$BENCH_DIR/ratereader.c"
 
-# media_tree DIR MB: half incompressible (a few large files of random
-# bytes), half text-like (large and medium files of words and log lines
-# drawn from a fixed vocabulary; seeded, so every run builds the same
-# text).  zlib -6 shrinks the text part to about a third.
+# media_tree DIR MB LAYOUT: half incompressible (files of random bytes),
+# half text-like (files of words and log lines drawn from a fixed
+# vocabulary; seeded, so every run builds the same text), laid out as
+# LAYOUT says.  zlib -6 shrinks the text part to about a third.
 media_tree() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "$3" <<'PY'
 import os, random, sys
-root, mb = sys.argv[1], int(sys.argv[2])
+root, mb, layout = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 MiB = 1024 * 1024
 rnd = random.Random(5)
-os.makedirs(os.path.join(root, "random"), exist_ok=True)
-os.makedirs(os.path.join(root, "text"), exist_ok=True)
 half = mb * MiB // 2
-with open("/dev/urandom", "rb") as u:
-    for i in range(4):
-        with open(os.path.join(root, "random", "r%d.bin" % i), "wb") as f:
-            left = half // 4
-            while left:
-                n = min(left, 4 * MiB)
-                f.write(u.read(n))
-                left -= n
+urandom = open("/dev/urandom", "rb")
+def write_random(path, n):
+    with open(path, "wb") as f:
+        while n:
+            k = min(n, 4 * MiB)
+            f.write(urandom.read(k))
+            n -= k
 # Words of common syllables, drawn with Zipf weights, as in prose.
 syl = ["th", "e", "in", "an", "re", "on", "at", "en", "er", "es", "or",
        "te", "ti", "is", "it", "al", "ar", "st", "to", "nt", "ng", "se",
@@ -85,16 +94,37 @@ def text_block(n):
         out.append(line)
         size += len(line)
     return "".join(out).encode()
-left, i = half, 0
-while left > 0:
-    n = min(left, (8 if i < 4 else rnd.randint(1, 16) / 8) * MiB)
-    n = int(n)
-    sub = os.path.join(root, "text", "d%02d" % (i // 50))
-    os.makedirs(sub, exist_ok=True)
-    with open(os.path.join(sub, "t%04d.txt" % i), "wb") as f:
+def write_text(path, n):
+    with open(path, "wb") as f:
         f.write(text_block(n))
-    left -= n
-    i += 1
+if layout == "phased":
+    os.makedirs(os.path.join(root, "random"))
+    for i in range(4):
+        write_random(os.path.join(root, "random", "r%d.bin" % i), half // 4)
+    left, i = half, 0
+    while left > 0:
+        n = int(min(left, (8 if i < 4 else rnd.randint(1, 16) / 8) * MiB))
+        sub = os.path.join(root, "text", "d%02d" % (i // 50))
+        os.makedirs(sub, exist_ok=True)
+        write_text(os.path.join(sub, "t%04d.txt" % i), n)
+        left -= n
+        i += 1
+else:
+    # one random file, then one text file, ...: 1-4 MiB each
+    rleft, tleft, i = half, half, 0
+    while rleft > 0 or tleft > 0:
+        sub = os.path.join(root, "d%02d" % (i // 40))
+        os.makedirs(sub, exist_ok=True)
+        n = rnd.randint(4, 16) * MiB // 4
+        if i % 2 == 0 and rleft > 0 or tleft <= 0:
+            n = min(n, rleft)
+            write_random(os.path.join(sub, "f%04d.bin" % i), n)
+            rleft -= n
+        else:
+            n = min(n, tleft)
+            write_text(os.path.join(sub, "f%04d.txt" % i), n)
+            tleft -= n
+        i += 1
 PY
 }
 
@@ -115,8 +145,8 @@ done_ok() {
 	grep -q "DUMP IS DONE" "$1" || { echo "$2: dump did not finish:"; tail -n 3 "$1"; }
 }
 
-echo "building a ${MB} MB tree (half random, half text) and image in $WORK ..."
-media_tree "$WORK/tree" "$MB"
+echo "building a ${MB} MB $LAYOUT tree (half random, half text) and image in $WORK ..."
+media_tree "$WORK/tree" "$MB" "$LAYOUT"
 DEV=$(bench_image "$WORK/fs.img" "$WORK/tree" $((MB + MB / 2 + 64)))
 rm -rf "$WORK/tree"
 OUT=$WORK/out.dump
