@@ -2,8 +2,8 @@
 test_description='dump output pipeline: record stream, write sizes, output errors
 
 The writer writes whole records back to back in 1 MiB chunks (the largest
-multiple of the record size <= 1 MiB) to files and pipes; -f - gives the same
-stream as a file; end of media, a vanished reader and an unwritable output
+multiple of the record size <= 1 MiB) to files, and at most 128 KiB (or one
+record, if larger) at a time into pipes; -f - gives the same stream as a file; end of media, a vanished reader and an unwritable output
 each end the dump with one clear message and exit 3 (1 for the open), never
 "DUMP IS DONE".'
 . "$(dirname "$0")/lib.sh"
@@ -60,6 +60,15 @@ test_expect_success OURDUMP,MKE2FS '-f - to a pipe: same size as to a file, vali
 	grep "DUMP IS DONE" err.pipe &&
 	! grep "Closing" err.pipe &&
 	test $(stat -c %s out.pipe) -eq $(stat -c %s out.10)
+'
+
+test_expect_success OURDUMP,MKE2FS,STRACE '-f - to a pipe: no write over 128 KiB, the same size' '
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -ff -qq -e trace=write,writev -o trace.pipe "$DUMP" -0 -f - img 2>/dev/null | { sleep 1; cat; } >out.pipe2 &&
+	sizes=$(cat trace.pipe.* | sed -n "s/^writev\{0,1\}(1,.*= \([0-9]*\)\$/\1/p") &&
+	n=0 && for s in $sizes; do test $s -le 131072 || return 1; n=$((n + 1)); done &&
+	test $n -gt $(($(stat -c %s out.pipe2) / 131072)) &&
+	test $(stat -c %s out.pipe2) -eq $(stat -c %s out.pipe)
 '
 
 test_expect_success OURDUMP,MKE2FS,ORACLE '-f - stream is read by restore 0.4b47' '
