@@ -9,8 +9,8 @@
  * directory descriptor reached with O_NOFOLLOW (utilities.c), and every
  * leaf is created with O_EXCL/O_NOFOLLOW semantics after removing what
  * was there, so no name from the archive can write through a symbolic
- * link.  File data is gathered into large writes; all-zero blocks and
- * holes become holes (lseek), and a final ftruncate sets the size.
+ * link.  File data goes through filewrite.c (large writes, holes kept);
+ * a final ftruncate sets the size of a file that ends in a hole.
  */
 #include <err.h>
 #include <errno.h>
@@ -27,6 +27,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "filewrite.h"
 #include "xalloc.h"
 #include "xio.h"
 
@@ -45,7 +46,6 @@ struct pending_flags {
 static struct pending_flags *pflags;
 static size_t npflags, pflags_cap;
 static int errors;
-static unsigned char zero_block[TP_BSIZE];
 
 int
 extract_errors(void)
@@ -185,80 +185,15 @@ clear_name(int dfd, const char *name, const char *path)
 	return false;
 }
 
-struct writer {
-	int fd;
-	const char *path;
-	unsigned char *buf;
-	size_t blen;
-	off_t boff, off;
-	off_t end;		/* end of the data written so far */
-	bool failed;
-};
-
-static void
-writer_flush(struct writer *w)
-{
-	size_t done = 0;
-
-	while (done < w->blen && !w->failed) {
-		ssize_t n = pwrite(w->fd, w->buf + done, w->blen - done,
-		    w->boff + (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			warn("%s: write error", w->path);
-			w->failed = true;
-			errors++;
-		} else
-			done += (size_t)n;
-	}
-	if (w->blen > 0)
-		w->end = w->boff + (off_t)w->blen;
-	/* Start writeback now, without waiting for it: the disk works
-	 * while we read on, and the final syncfs() has little left. */
-	if (!w->failed && w->blen >= WRITE_CHUNK)
-		(void)sync_file_range(w->fd, w->boff, (off_t)w->blen,
-		    SYNC_FILE_RANGE_WRITE);
-	w->blen = 0;
-}
-
-static void
-writer_data(const unsigned char *blk, size_t n, void *arg)
-{
-	struct writer *w = arg;
-
-	if (memcmp(blk, zero_block, n) == 0) {
-		w->off += (off_t)n;	/* a zero run becomes a hole */
-		return;
-	}
-	if (w->blen > 0 && w->boff + (off_t)w->blen != w->off)
-		writer_flush(w);
-	if (w->blen == 0)
-		w->boff = w->off;
-	memcpy(w->buf + w->blen, blk, n);
-	w->blen += n;
-	w->off += (off_t)n;
-	if (w->blen >= WRITE_CHUNK)
-		writer_flush(w);
-}
-
-static void
-writer_hole(size_t n, void *arg)
-{
-	struct writer *w = arg;
-
-	w->off += (off_t)n;
-}
-
-static unsigned char *wbuf;
 
 static int
 restore_regular(int dfd, const char *name, const char *path,
     const struct inoattr *a)
 {
-	struct writer w = { -1, path, NULL, 0, 0, 0, 0, false };
+	struct file_writer w;
 	uint64_t missing;
+	int fd;
+	bool ok;
 
 	msg_verbose("extract file %s\n", path);
 	if (ropt.Nflag) {
@@ -272,37 +207,37 @@ restore_regular(int dfd, const char *name, const char *path,
 	}
 	/* Create exclusively; only if the name is taken, remove it (never
 	 * follow it) and try once more. */
-	w.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600);
-	if (w.fd < 0 && errno == EEXIST) {
+	if (fd < 0 && errno == EEXIST) {
 		if (!clear_name(dfd, name, path)) {
 			tape_skipfile();
 			return -1;
 		}
-		w.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
 		    O_NOFOLLOW | O_CLOEXEC, 0600);
 	}
-	if (w.fd < 0) {
+	if (fd < 0) {
 		warn("%s: cannot create file", path);
 		errors++;
 		tape_skipfile();
 		return -1;
 	}
-	if (wbuf == NULL)
-		wbuf = xmalloc(WRITE_CHUNK + TP_BSIZE);
-	w.buf = wbuf;
-	missing = tape_getfile(writer_data, writer_hole, &w);
-	writer_flush(&w);
+	fw_begin(&w, fd, path, (off_t)a->size);
+	missing = tape_getfile(fw_data, fw_hole, &w);
+	ok = fw_end(&w);
+	if (!ok)
+		errors++;
 	if (missing > 0)
 		fprintf(stderr, "Missing blocks at the end of %s, assuming "
 		    "hole\n", path);
 	/* Only a file ending in a hole needs its size set. */
-	if (!w.failed && w.end != (off_t)a->size &&
-	    ftruncate(w.fd, (off_t)a->size) != 0) {
+	if (ok && w.end != (off_t)a->size &&
+	    ftruncate(fd, (off_t)a->size) != 0) {
 		warn("%s: cannot set the size", path);
 		errors++;
 	}
-	return w.fd;
+	return fd;
 }
 
 struct linkbuf {

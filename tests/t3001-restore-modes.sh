@@ -94,6 +94,15 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'a large file with zero runs off
 	test $(stat -c %s r/holey) = $((5 * 1048576 + 777))
 '
 
+command -v strace >/dev/null 2>&1 && test_set_prereq STRACE
+# restore writes large files with O_DIRECT on these file systems only
+case $(stat -f -c %T .) in ext2/ext3|xfs|btrfs) test_set_prereq DIRECTFS ;; esac
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,STRACE,DIRECTFS 'on ext4 a file of 4 MiB or more is written with O_DIRECT, and the same bytes come back' '
+	mkdir rd && (cd rd && ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=fcntl -o ../fcntl.trace "$RESTORE" -x -f ../a.dump ./holey) &&
+	grep "F_SETFL.*O_DIRECT" fcntl.trace &&
+	cmp tree/holey rd/holey
+'
+
 command -v getfacl >/dev/null && test_set_prereq ACL
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,ACL 'ACLs and EAs come back; -C sees them equal' '
 	(cd r && getfacl -n top d) >acl.actual &&

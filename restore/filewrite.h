@@ -1,0 +1,36 @@
+/*
+ * filewrite.h - the data of one restored regular file, written in large
+ * chunks at their offsets, zero blocks left as holes.
+ */
+#ifndef RESTORE_FILEWRITE_H
+#define RESTORE_FILEWRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct file_writer {
+	int fd;
+	const char *path;	/* for messages */
+	bool direct;		/* chunks go to the I/O thread (O_DIRECT) */
+	unsigned char *buf;	/* the chunk being gathered */
+	size_t blen;		/* bytes in buf */
+	off_t boff;		/* file offset of buf[0] */
+	off_t off;		/* offset of the next block */
+	off_t end;		/* end of the data written so far */
+	int err;		/* first write error (errno), 0 if none */
+};
+
+/* Start writing the file open on fd, which will hold size bytes. */
+void fw_begin(struct file_writer *w, int fd, const char *path, off_t size);
+
+/* tape_getfile() callbacks: n bytes of data, n bytes of hole. */
+void fw_data(const unsigned char *blk, size_t n, void *arg);
+void fw_hole(size_t n, void *arg);
+
+/* Write what is left and wait until every write of the file is done (so
+ * that times set afterwards stay).  false after a write error, which has
+ * been reported with the file's name. */
+bool fw_end(struct file_writer *w);
+
+#endif /* RESTORE_FILEWRITE_H */
