@@ -618,8 +618,9 @@ open_input(void)
 		if (in_open(volname) != 0)
 			err(R_ERROR, "cannot open %s", volname);
 	}
+	/* 0.4b47 calls any remote input a tape: scripts see the same line */
 	msg_verbose("Input is from a %s %s\n", in_remote ? "remote" : "local",
-	    in_is_tape() ? "tape" : "file/pipe");
+	    in_remote || in_is_tape() ? "tape" : "file/pipe");
 	inbuf_size = INBUF_SIZE;
 	inbuf = xmalloc(inbuf_size);
 }

@@ -205,8 +205,9 @@ do
 done
 
 test_expect_success ROOT,LOOP,OURRESTORE,OURRMT,PYTHON 'a file: R requests pipelined, ramping up to a window' '
-	RELAY_LOG=$PWD/pipe.log RMT=$RMT $LIMIT "$RESTORE" -r -N -f localhost:$PWD/l.dump 2>pipe.err &&
+	RELAY_LOG=$PWD/pipe.log RMT=$RMT $LIMIT "$RESTORE" -r -N -v -f localhost:$PWD/l.dump >pipe.out 2>pipe.err &&
 	sed -n "s/^inflight //p" pipe.log >most && test $(cat most) -ge 8 &&
+	grep -x "Input is from a remote tape" pipe.out &&
 	grep "^requests I1 O1 I1 R[0-9]* C1$" pipe.log
 '
 
