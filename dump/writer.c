@@ -13,11 +13,11 @@
  * a compressor) would otherwise sit idle while the writer waited for a
  * whole chunk; the pipe is also enlarged to 1 MiB, so that the reader
  * has work while the writer waits for the CPU (its slaves compress on
- * every core).  For a tape
- * it is one record per write(), because each write is one tape block
- * and restore derives the blocking factor from it.  Short writes are
- * continued (on a tape a short write is the end of the media: the rest
- * would be a record of its own); 0 bytes or ENOSPC means end of media;
+ * every core).  For a tape it is one record per write(), because each
+ * write is one tape block and restore derives the blocking factor from
+ * it.  Short writes are continued (on a tape a short write is the end
+ * of the media: the rest would be a record of its own); 0 bytes or
+ * ENOSPC means end of media;
  * any failure is written to the ring status, with the first record that
  * did not fully land, and the writer exits non-zero.  After the last
  * record it flushes and closes the output, checking both: fsync (never

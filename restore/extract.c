@@ -185,7 +185,6 @@ clear_name(int dfd, const char *name, const char *path)
 	return false;
 }
 
-
 static int
 restore_regular(int dfd, const char *name, const char *path,
     const struct inoattr *a)
