@@ -180,6 +180,7 @@ test_expect_success OURDUMP,MKE2FS,SCRIPT,ENV_DEFSIG 'SIGINT answered "no" on th
 	hold_fifo && test_when_finished "exec 7>&-" &&
 	rm -f in && mkfifo in &&
 	{ script -q -e -c "exec env --default-signal=INT \"$DUMP\" -0 -f fifo img" /dev/null <in >ts.int 2>&1 & spid=$!; } &&
+	test_when_finished "kill -9 \$(descendants \$spid) \$spid 2>/dev/null || :" &&
 	exec 8>in && test_when_finished "exec 8>&-" &&
 	wait_for "Pass IV" ts.int && sleep 0.3 &&
 	pid=$(pgrep -P $spid) && test "$(cat /proc/$pid/comm)" = dump &&
@@ -230,7 +231,8 @@ test_expect_success ROOT,LOOP,ORACLE,SETSID 'so does dump 0.4b47' '
 
 test_expect_success OURDUMP,MKE2FS,SCRIPT 'an output that cannot be opened: "yes" on the terminal retries the open' '
 	rm -f in && mkfifo in &&
-	{ script -q -e -c "\"$DUMP\" -0 -f \"$PWD/later/out\" img" /dev/null <in >typescript 2>&1 & pid=$!; } &&
+	{ script -q -e -c "exec \"$DUMP\" -0 -f \"$PWD/later/out\" img" /dev/null <in >typescript 2>&1 & pid=$!; } &&
+	test_when_finished "kill -9 \$(descendants \$pid) \$pid 2>/dev/null || :" &&
 	exec 8>in &&
 	wait_for "Do you want to retry the open?" typescript &&
 	mkdir later && echo yes >&8 &&
