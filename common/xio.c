@@ -70,6 +70,29 @@ full_pread(int fd, void *buf, size_t len, off_t off)
 	return (ssize_t)done;
 }
 
+ssize_t
+full_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done,
+		    off + (off_t)done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 void
 iov_advance(struct iovec **iov, int *iovcnt, size_t n)
 {

@@ -11,6 +11,7 @@
 ssize_t full_read(int fd, void *buf, size_t len);
 ssize_t full_write(int fd, const void *buf, size_t len);
 ssize_t full_pread(int fd, void *buf, size_t len, off_t off);
+ssize_t full_pwrite(int fd, const void *buf, size_t len, off_t off);
 
 struct iovec;
 /* Skip the first n bytes of the iovec array *iov of *iovcnt entries

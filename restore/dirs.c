@@ -146,25 +146,6 @@ refuse(uint32_t dino, const char *name, size_t len, const char *why)
 	fprintf(stderr, "\": %s\n", why);
 }
 
-static int
-full_pwrite(int fd, const void *buf, size_t len, off_t off)
-{
-	const unsigned char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
-
 static void
 arena_open(void)
 {
@@ -181,7 +162,7 @@ arena_spill(void)
 {
 	if (arena_fd < 0 || arena_len == 0)
 		return;
-	if (full_pwrite(arena_fd, arena, arena_len, (off_t)arena_base) != 0) {
+	if (full_pwrite(arena_fd, arena, arena_len, (off_t)arena_base) < 0) {
 		warn("temporary file");
 		(void)close(arena_fd);
 		arena_fd = -1;

@@ -43,6 +43,7 @@
 #include "restore.h"
 #include "filewrite.h"
 #include "xalloc.h"
+#include "xio.h"
 
 /* Alignment of O_DIRECT offsets, lengths and buffers: a page, which
  * satisfies every logical block size up to 4 KiB. */
@@ -74,24 +75,11 @@ static pthread_cond_t written = PTHREAD_COND_INITIALIZER;
 static uint64_t nsubmitted, nwritten;
 static int io_thread_state;	/* 0 not started, 1 running, -1 failed */
 
-/* pwrite all of buf at off: 0, or an errno. */
+/* Write all of buf at off: 0, or an errno. */
 static int
 pwrite_all(int fd, const unsigned char *buf, size_t len, off_t off)
 {
-	while (len > 0) {
-		ssize_t n = pwrite(fd, buf, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return ENOSPC;
-		buf += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
+	return full_pwrite(fd, buf, len, off) < 0 ? errno : 0;
 }
 
 /* Turn O_DIRECT on or off for fd; false if the file system refuses. */
