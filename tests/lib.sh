@@ -344,6 +344,17 @@ manifest() {
 	"$PYTHON" "$HELPERS/manifest.py" "$@"
 }
 
+# random_image IMG: a 32 MiB ext4 image of "tree" (made here): six files
+# of 0.5, 1, ..., 3 MB of random bytes (10.5 MB) and d/one, one byte.
+random_image() {
+	mkdir tree tree/d &&
+	for ri_i in 1 2 3 4 5 6; do
+		head -c $((ri_i * 500000)) /dev/urandom >tree/f$ri_i || return 1
+	done &&
+	head -c 1 /dev/urandom >tree/d/one &&
+	mke2fs -q -t ext4 -d tree "$1" 32M
+}
+
 # make_image KIND IMG [small]: a populated file system image (mkimage.sh).
 make_image() {
 	LIB_STATE=$LIB_STATE sh "$HELPERS/mkimage.sh" "$@"

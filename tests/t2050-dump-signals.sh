@@ -93,12 +93,7 @@ os.execvp(sys.argv[1], sys.argv[1:])
 }
 
 test_expect_success OURDUMP,MKE2FS 'setup: an ext4 image with ~12 MiB of data' '
-	mkdir tree tree/d &&
-	for i in 1 2 3 4 5 6; do
-		head -c $((i * 500000)) /dev/urandom >tree/f$i || return 1
-	done &&
-	head -c 1 /dev/urandom >tree/d/one &&
-	mke2fs -q -t ext4 -d tree img 32M &&
+	random_image img &&
 	printf "%s\n" "/dev/other 0 Mon Jan  1 10:00:00 2024 +0000" >dd.orig
 '
 

@@ -21,12 +21,7 @@ chunk() {
 }
 
 test_expect_success OURDUMP,MKE2FS 'setup: an ext4 image with ~12 MiB of data' '
-	mkdir tree tree/d &&
-	for i in 1 2 3 4 5 6; do
-		head -c $((i * 500000)) /dev/urandom >tree/f$i || return 1
-	done &&
-	head -c 1 /dev/urandom >tree/d/one &&
-	mke2fs -q -t ext4 -d tree img 32M
+	random_image img
 '
 
 for b in 1 10 64 1024

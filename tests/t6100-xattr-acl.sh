@@ -188,6 +188,15 @@ cmp_fails() {
 	test $? = 2 && grep "^Some files were modified!" $2.out
 }
 
+# change_two_attrs: give src/f.many's user.attr38 and attr39 new values,
+# put back as fill() made them when the test ends.
+change_two_attrs() {
+	test_when_finished "setfattr -n user.attr38 -v \"value 38 of forty, padded to some length\" src/f.many;
+		setfattr -n user.attr39 -v \"value 39 of forty, padded to some length\" src/f.many" &&
+	setfattr -n user.attr38 -v changed38 src/f.many &&
+	setfattr -n user.attr39 -v changed39 src/f.many
+}
+
 test_expect_success $P 'restore -C names the file whose value changed, like 0.4b47' '
 	test_when_finished "setfattr -n user.a -v \"small value\" src/f.small" &&
 	setfattr -n user.a -v "other value" src/f.small &&
@@ -223,20 +232,14 @@ test_expect_success $P 'restore -C names a file and a directory whose ACL change
 '
 
 test_expect_success $P 'restore -C reports every changed attribute of a record' '
-	test_when_finished "setfattr -n user.attr38 -v \"value 38 of forty, padded to some length\" src/f.many;
-		setfattr -n user.attr39 -v \"value 39 of forty, padded to some length\" src/f.many" &&
-	setfattr -n user.attr38 -v changed38 src/f.many &&
-	setfattr -n user.attr39 -v changed39 src/f.many &&
+	change_two_attrs &&
 	cmp_fails ours.dump c2 &&
 	grep "^\./f\.many: EA user\.attr38 value changed from value 38 of forty, padded to some length on tape to changed38 on disk$" c2.err &&
 	grep "^\./f\.many: EA user\.attr39 value changed .* to changed39 on disk$" c2.err
 '
 
 test_known_upstream_defect $P 'restore 0.4b47 -C stops at the first changed attribute of a record' '
-	test_when_finished "setfattr -n user.attr38 -v \"value 38 of forty, padded to some length\" src/f.many;
-		setfattr -n user.attr39 -v \"value 39 of forty, padded to some length\" src/f.many" &&
-	setfattr -n user.attr38 -v changed38 src/f.many &&
-	setfattr -n user.attr39 -v changed39 src/f.many &&
+	change_two_attrs &&
 	{ "$ORACLE_RESTORE" -C -f ours.dump -D "$PWD/src" >c2o.out 2>c2o.err
 	  test $? = 2; } &&
 	grep "^\./f\.many: EA user\.attr38 value changed" c2o.err &&
