@@ -25,6 +25,7 @@
 #include <et/com_err.h>
 
 #include "dump.h"
+#include "mountsync.h"
 #include "optr.h"
 #include "xalloc.h"
 
@@ -104,12 +105,20 @@ static int search_mounts(const char *name, char **dev, char **dir)
 	       search_table(FSTAB_PATH, name, dev, dir);
 }
 
-/* Open the device read-only with libext2fs and check it can be dumped. */
-static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic)
+/*
+ * Open the device read-only with libext2fs and check it can be dumped.
+ * The open that the dump reads through (flush) first flushes a file
+ * system mounted from the device, so that what has been written is on
+ * the disk (mountsync.c); a probe does not.
+ */
+static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
+		   int flush)
 {
 	errcode_t rc;
 	ext2_filsys fs;
 
+	if (flush)
+		mountsync_flush(device);
 	rc = ext2fs_open2(device, NULL, EXT2_FLAG_64BITS, 0, 0,
 			  unix_io_manager, &fs);
 	/* From here on a checksum mismatch in an inode, directory or
@@ -149,7 +158,7 @@ static int is_image(const char *name, const struct stat *st)
 {
 	ext2_filsys fs;
 
-	if (!S_ISREG(st->st_mode) || open_fs(name, &fs, 1) < 0)
+	if (!S_ISREG(st->st_mode) || open_fs(name, &fs, 1, 0) < 0)
 		return 0;
 	ext2fs_close_free(&fs);
 	return 1;
@@ -280,7 +289,7 @@ int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
 {
 	ext2_filsys fs;
 
-	if (open_fs(sub->device, &fs, 0) < 0)
+	if (open_fs(sub->device, &fs, 0, 1) < 0)
 		return -1;
 	dfs->device = xstrdup(sub->device);
 	dfs->filesys = xstrdup(sub->filesys);
@@ -322,7 +331,7 @@ int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 	if (search_mounts(name, &dev, &dir) ||
 	    (realpath(name, abs) != NULL && search_mounts(abs, &dev, &dir))) {
 		free(name);
-		if (open_fs(dev, &fs, 0) < 0)
+		if (open_fs(dev, &fs, 0, 1) < 0)
 			return -1;
 		dfs->device = dev;
 		dfs->filesys = dir;
@@ -341,7 +350,7 @@ int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 		free(name);
 		return -1;
 	}
-	if (open_fs(name, &fs, S_ISREG(st.st_mode)) < 0) {
+	if (open_fs(name, &fs, S_ISREG(st.st_mode), 1) < 0) {
 		if (S_ISREG(st.st_mode))
 			msg("%s is neither an ext2/3/4 file system image nor "
 			    "on a mounted ext2/3/4 file system\n", name);

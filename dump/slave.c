@@ -4,8 +4,9 @@
  * A slave reads one packet (struct slave_req, see slave.h) at a time
  * from its socket, waits until the ring slot of that record is free,
  * and assembles the record in place: inline blocks are copied from the
- * packet, zero runs are cleared, and each disk run is one pread straight
- * into the slot (the master already merged adjacent runs).  For a
+ * packet, zero runs are cleared, and each disk run is one read straight
+ * into the slot (the master already merged adjacent runs), past the
+ * device's page cache (devread.c).  For a
  * compressed dump it then compresses the record into the slot's output
  * area, behind the 4-byte prefix of tape-format.md 15 (the three slaves
  * thus compress three records at once), storing it raw behind a
@@ -36,6 +37,7 @@
 #include "dumprestore.h"
 #include "xio.h"
 #include "compress.h"
+#include "devread.h"
 #include "ring.h"
 #include "slave.h"
 
@@ -137,7 +139,7 @@ valid_items(const struct packet *p, int ntrec)
 
 /* Assemble the record of packet p into dst (one whole slot). */
 static void
-assemble(struct ring *ring, int dev, const struct packet *p,
+assemble(struct ring *ring, struct devread *dev, const struct packet *p,
     unsigned char *dst)
 {
 	const unsigned char *src = p->inline_data;
@@ -157,7 +159,7 @@ assemble(struct ring *ring, int dev, const struct packet *p,
 			memset(dst, 0, len);
 			break;
 		default:	/* SLAVE_DISK, checked by valid_items */
-			n = full_pread(dev, dst, len, (off_t)it->off);
+			n = devread_pread(dev, dst, len, (off_t)it->off);
 			if (n < 0)
 				fail(ring, RING_SLAVE_READ, errno,
 				    p->req.record, it->off, len, 0);
@@ -241,14 +243,13 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 	int ntrec = sc->ntrec;
 	size_t worksize = 0;
 	void *work = NULL;
-	int dev;
+	struct devread dev;
 
 	memset(&p, 0, sizeof(p));
 	if (sc->method != COMP_NONE)
 		keep_heap();
 	lower_priority();
-	dev = open(sc->device, O_RDONLY | O_CLOEXEC);
-	if (dev == -1)
+	if (devread_open(&dev, sc->device) == -1)
 		fail(ring, RING_SLAVE_OPEN, errno, 0, 0, 0, 0);
 	/* not xalloc: its exit() would run the master's atexit handlers in
 	 * this process; ntrec <= MAXNTREC, so the products cannot overflow */
@@ -277,7 +278,7 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 		if (ring_wait_free(ring, p.req.record) == -1)
 			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
 		slot = ring_slot(ring, p.req.record);
-		assemble(ring, dev, &p, slot);
+		assemble(ring, &dev, &p, slot);
 		if (p.req.flags & SLAVE_REQ_LAST)
 			flags |= RING_LAST;
 		if (p.req.flags & SLAVE_REQ_VOLEND)
@@ -291,7 +292,6 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 		if (ring_mark_full(ring, p.req.record, flags, outlen) == -1)
 			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
 	}
-	/* read only: a failing close loses nothing */
-	(void)close(dev);
+	devread_close(&dev);
 	_exit(SLAVE_EXIT_OK);
 }
