@@ -1,0 +1,122 @@
+#!/bin/sh
+test_description='dump of a mounted, written file system: what was written is what is archived
+
+A mounted ext4 writes file data past the device page cache, so a dump
+that reads the device through that cache can archive bytes an earlier
+reader left there, and data not yet written back is not on the disk at
+all.  Each case mounts a fresh ext4 read-write, fills the device page
+cache with a plain read of the whole device (as any earlier backup or
+dd would), rewrites a file in place (synced) and writes a new one (not
+synced), dumps, and restores: both files must hold what cat showed at
+dump time.  Block sizes 1 KiB and 4 KiB; operand the device or the mount
+point; run as root and as a user in group disk.  dump 0.4b47 runs the
+same cases: as root it flushes the cache and is right; as a user in
+group disk it cannot, and archives the old bytes.'
+. "$(dirname "$0")/lib.sh"
+
+disk_gid=$(getent group disk | cut -d: -f3)
+test -n "$disk_gid" && test_set_prereq DISKGROUP
+
+# The mount points live in a directory every user can search, so that a
+# dump run as a user in group disk can open them (for syncfs).
+mnt_top=
+if test_have_prereq ROOT
+then
+	mnt_top=$(mktemp -d /tmp/dump-t2060.XXXXXX) && chmod 755 "$mnt_top" &&
+	trap 't2060_rc=$?; lib_undo_images; rm -rf "$mnt_top"; (exit $t2060_rc); lib_exit' EXIT
+fi
+
+# as_user root|disk CMD...: run CMD as root or as uid 34 (backup) with
+# only group disk.
+as_user() {
+	lu_who=$1
+	shift
+	if test "$lu_who" = root
+	then
+		"$@"
+	else
+		setpriv --reuid=34 --regid="$disk_gid" --clear-groups "$@"
+	fi
+}
+
+# live_case NAME BLOCKSIZE device|mountpoint root|disk DUMP: the whole
+# scenario; leaves NAME.f.want, NAME.g.want and the restored NAME.r/.
+live_case() {
+	lc_name=$1 lc_bs=$2 lc_how=$3 lc_who=$4 lc_dump=$5
+	lc_mnt=$mnt_top/$lc_name
+	truncate -s 64M "$lc_name.img" &&
+	mke2fs -q -F -t ext4 -b "$lc_bs" "$lc_name.img" &&
+	lc_dev=$(image_attach "$lc_name.img") &&
+	image_mount "$lc_dev" "$lc_mnt" &&
+	test_when_finished "image_umount $lc_mnt; rmdir $lc_mnt; image_detach $lc_dev" &&
+	chgrp disk "$lc_dev" && chmod 660 "$lc_dev" &&
+	head -c 3145728 /dev/urandom >"$lc_mnt/f" && sync &&
+	dd if="$lc_dev" of=/dev/null bs=1M 2>/dev/null &&
+	head -c 3145728 /dev/urandom >"$lc_name.new" &&
+	dd if="$lc_name.new" of="$lc_mnt/f" bs=64k conv=notrunc 2>/dev/null &&
+	sync &&
+	head -c 2097152 /dev/urandom >"$lc_mnt/g" &&
+	cat "$lc_mnt/f" >"$lc_name.f.want" && cat "$lc_mnt/g" >"$lc_name.g.want" &&
+	if test "$lc_how" = device
+	then
+		lc_operand=$lc_dev
+	else
+		lc_operand=$lc_mnt
+	fi &&
+	as_user "$lc_who" "$lc_dump" -0 -f - -D /nonexistent/dumpdates \
+		"$lc_operand" >"$lc_name.dump" 2>"$lc_name.err" &&
+	grep "DUMP IS DONE" "$lc_name.err" &&
+	mkdir "$lc_name.r" &&
+	(cd "$lc_name.r" && "$RESTORE" -r -f "../$lc_name.dump")
+}
+
+# restored_right NAME: both files came back as they were at dump time.
+restored_right() {
+	cmp "$1.f.want" "$1.r/f" && cmp "$1.g.want" "$1.r/g"
+}
+
+for bs in 1024 4096
+do
+	for how in device mountpoint
+	do
+		for who in root disk
+		do
+			test_expect_success ROOT,LOOP,OURDUMP,DISKGROUP \
+				"ext4 -b $bs, operand $how, as $who: the new data is archived" "
+				live_case ours-$bs-$how-$who $bs $how $who \"\$DUMP\" &&
+				restored_right ours-$bs-$how-$who
+			"
+		done
+	done
+	test_expect_success ROOT,LOOP,OURDUMP,DISKGROUP \
+		"ext4 -b $bs: the mounted file system is flushed, with a line saying so" "
+		grep '^  DUMP: .* is mounted on .*: flushing it to disk first (syncfs)\$' \
+			ours-$bs-device-disk.err &&
+		grep '^  DUMP: .* is mounted on .*: flushing it to disk first (syncfs)\$' \
+			ours-$bs-mountpoint-root.err
+	"
+	test_expect_success ROOT,LOOP,ORACLE,DISKGROUP \
+		"dump 0.4b47, ext4 -b $bs, as root: the new data is archived" "
+		live_case ref-$bs-root $bs device root \"\$ORACLE_DUMP\" &&
+		restored_right ref-$bs-root
+	"
+	test_known_upstream_defect ROOT,LOOP,ORACLE,DISKGROUP \
+		"dump 0.4b47, ext4 -b $bs, as a user in group disk: archives stale bytes" "
+		live_case ref-$bs-disk $bs device disk \"\$ORACLE_DUMP\" &&
+		! restored_right ref-$bs-disk
+	"
+done
+
+test_expect_success ROOT,LOOP,OURDUMP 'an image file mounted through a loop device is flushed too' '
+	truncate -s 64M li.img && mke2fs -q -F -t ext4 li.img &&
+	image_mount li.img "$mnt_top/li" &&
+	test_when_finished "image_umount $mnt_top/li; rmdir $mnt_top/li" &&
+	head -c 2097152 /dev/urandom >"$mnt_top/li/g" &&
+	cat "$mnt_top/li/g" >li.want &&
+	"$DUMP" -0 -f li.dump -D /nonexistent/dumpdates "$PWD/li.img" 2>li.err &&
+	grep "^  DUMP: $PWD/li.img is mounted on $mnt_top/li: flushing" li.err &&
+	mkdir li.r && (cd li.r && "$RESTORE" -r -f ../li.dump) &&
+	cmp li.want li.r/g
+'
+
+test_done
