@@ -10,6 +10,7 @@
 #define X_STARTUP	1	/* bad options, cannot open, ... */
 #define X_REWRITE	2	/* volume child asks to rewrite its volume */
 #define X_ABORT		3	/* the entire dump is aborted */
+#define X_INCOMPLETE	4	/* --strict: files changed or damaged */
 
 /* restore */
 #define R_SUCCESS	0

@@ -69,6 +69,7 @@ struct dump_opts {
 	int metadata_only;		/* -m */
 	const char *toc_file;		/* -A, NULL: none (qfa.c) */
 	const char *qfa_file;		/* -Q, NULL: none (qfa.c) */
+	int strict;			/* --strict: changed files fail */
 };
 
 /* The file system being dumped, as resolved from the operand. */

@@ -18,6 +18,7 @@
 
 #include "exitcodes.h"
 #include "compress.h"
+#include "changes.h"
 #include "dump.h"
 #include "optr.h"
 #include "notify.h"
@@ -69,7 +70,7 @@ static void build_ident(const struct dump_opts *o, const struct dump_fs *dfs,
 }
 
 static void closing_messages(const struct dump_opts *o, time_t date,
-			     time_t start)
+			     time_t start, uint64_t changed)
 {
 	uint64_t blocks = tape_blocks(), ukb = 0, ckb = 0, rate = 0;
 	time_t now = time(NULL);
@@ -87,8 +88,15 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 	else
 		msg("finished in %ld seconds, throughput %llu kBytes/sec\n",
 		    secs, (unsigned long long)(blocks / (uint64_t)secs));
+	if (changed > 0)
+		msg("%llu file(s) changed as we read them\n",
+		    (unsigned long long)changed);
 	sig_check();	/* a late signal still leaves dumpdates alone */
-	if (o->update && itime_update(o, date) < 0)
+	/* --strict: such an archive is no base for the next level. */
+	if (o->strict && changed > 0) {
+		if (o->update)
+			msg("--strict: dumpdates is not updated\n");
+	} else if (o->update && itime_update(o, date) < 0)
 		dump_abort();
 	msg("Date of this level %d dump: %s", o->level, optr_ctime(date));
 	msg("Date this dump completed:  %s", optr_ctime(now));
@@ -111,6 +119,7 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 		     const struct tape_config *cfg, time_t start)
 {
 	union u_spcl end;
+	uint64_t changed;
 
 	if (tape_start(cfg) < 0) {
 		msg("The ENTIRE dump is aborted.\n");
@@ -118,13 +127,17 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	}
 	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
 	traverse_dump_maps(dfs, maps);
+	changes_start(dfs);
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
 	inode_new_header(&end, TS_END, dfs->maxino - 1);
 	qfa_end_header(&end);	/* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
-	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start);
+	changed = changes_finish();
+	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed);
+	if (o->strict && changed > 0)
+		exit(X_INCOMPLETE);
 }
 
 static void fill_tape_config(const struct dump_opts *o,

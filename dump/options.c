@@ -25,6 +25,8 @@
 #include "xalloc.h"
 
 #define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::"
+/* getopt_long's value for --strict (no letter has it) */
+#define OPT_STRICT	256
 /* Old-syntax key letters that take the next word as their argument. */
 #define KEY_ARG_LETTERS	"ABbdDeEfFhLQsT"
 #define KEY_OPT_LEN	3		/* "-X" and its NUL */
@@ -331,10 +333,16 @@ static void check_all_media(const struct dump_opts *o)
  */
 static void parse_options(int argc, char **argv, struct dump_opts *o)
 {
+	/* Long options are ours only: 0.4b47 has none. */
+	static const struct option long_opts[] = {
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ NULL, 0, NULL, 0 }
+	};
 	int c, b_given = 0;
 	long b;
 
-	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
+	while ((c = getopt_long(argc, argv, OPTSTRING, long_opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case '0': case '1': case '2': case '3': case '4':
 		case '5': case '6': case '7': case '8': case '9':
@@ -452,6 +460,9 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'n':
 			o->notify = 1;
+			break;
+		case OPT_STRICT:
+			o->strict = 1;
 			break;
 		default:
 			usage();

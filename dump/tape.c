@@ -690,6 +690,12 @@ next_lblock(void)
 	return replaying ? replay_pos : nblocks;
 }
 
+uint64_t
+tape_blocks_read(void)
+{
+	return ring == NULL ? 0 : ring_written(ring) * (uint64_t)cfg.ntrec;
+}
+
 /* Drop the entries of records the writer has put on the medium. */
 static void
 hist_trim(void)

@@ -95,6 +95,11 @@ void tape_zero(size_t nblocks);
 /* Number of tape blocks queued so far: the c_tapea of the next block. */
 uint64_t tape_blocks(void);
 
+/* Tape blocks whose records have reached the output, so whose disk
+ * data the slaves have read: at least the first tape_blocks_read()
+ * queued blocks (more after an end-of-media replay, never fewer). */
+uint64_t tape_blocks_read(void);
+
 /*
  * End the dump: queue TS_END headers (built from *end, whose c_type and
  * c_inumber the caller set) until the record is full - at least one -

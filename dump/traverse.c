@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "changes.h"
 #include "dump.h"
 #include "optr.h"
 #include "sig.h"
@@ -430,7 +431,13 @@ void traverse_dump_inodes(const struct dump_opts *o,
 		 * the wrong pass. */
 		if ((LINUX_S_ISDIR(in->i_mode) != 0) != (dirs != 0))
 			continue;
+		/* Mapped with links in pass I: removed since. */
+		if (in->i_links_count == 0)
+			changes_report(ino, "file removed as we read it");
 		inode_dump(o, dfs, maps, ino, in);
+		if (LINUX_S_ISREG(in->i_mode) || LINUX_S_ISLNK(in->i_mode))
+			changes_watch(ino, in, tape_blocks());
+		changes_poll(tape_blocks_read());
 		optr_progress(tape_blocks());
 	}
 	free(in);

@@ -119,4 +119,62 @@ test_expect_success ROOT,LOOP,OURDUMP 'an image file mounted through a loop devi
 	cmp li.want li.r/g
 '
 
+# changed_case NAME [DUMP OPTIONS]: dump a mounted ext4 holding a 24 MiB
+# file "grow" (more than the pipeline holds) into a reader that stops
+# once grow's inode header has gone by; then append to grow, let the
+# reader go on.  Leaves NAME.err and the exit status in NAME.rc.
+changed_case() {
+	cc_name=$1
+	shift
+	truncate -s 64M "$cc_name.img" && mke2fs -q -F -t ext4 "$cc_name.img" &&
+	image_mount "$cc_name.img" "$mnt_top/$cc_name" &&
+	test_when_finished "image_umount $mnt_top/$cc_name; rmdir $mnt_top/$cc_name" &&
+	head -c 1000 /dev/urandom >"$mnt_top/$cc_name/small" &&
+	head -c 25165824 /dev/urandom >"$mnt_top/$cc_name/grow" && sync &&
+	cc_ino=$(stat -c %i "$mnt_top/$cc_name/grow") || return 1
+	{
+		"$DUMP" -0 -f - "$@" "$mnt_top/$cc_name" 2>"$cc_name.err"
+		echo $? >"$cc_name.rc"
+	} | "$PYTHON" "$HELPERS/pausereader.py" "$cc_ino" "$cc_name.paused" \
+		"$cc_name.go" "$cc_name.dump" &
+	cc_pid=$!
+	while ! test -f "$cc_name.paused"
+	do
+		# (a reader that ended without pausing fails the check)
+		kill -0 $cc_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	head -c 4096 /dev/urandom >>"$mnt_top/$cc_name/grow"
+	touch "$cc_name.go"
+	wait $cc_pid &&
+	grep "^  DUMP: inode $cc_ino: file changed as we read it\$" "$cc_name.err"
+}
+
+test_expect_success ROOT,LOOP,OURDUMP,PYTHON 'a file appended to as it is read is reported and counted' '
+	changed_case ch -D /nonexistent/dumpdates &&
+	test "$(cat ch.rc)" = 0 &&
+	test "$(grep -c "file changed as we read it" ch.err)" = 1 &&
+	grep "^  DUMP: 1 file(s) changed as we read them\$" ch.err &&
+	grep "DUMP IS DONE" ch.err
+'
+
+test_expect_success ROOT,LOOP,OURDUMP,PYTHON 'with --strict a changed file fails the dump and dumpdates is left alone' '
+	: >strict.dd &&
+	changed_case st --strict -u -D "$PWD/strict.dd" &&
+	test "$(cat st.rc)" = 4 &&
+	grep "^  DUMP: --strict: dumpdates is not updated\$" st.err &&
+	test ! -s strict.dd
+'
+
+test_expect_success ROOT,LOOP,OURDUMP 'an unchanged file system: no changed line, --strict exits 0 and updates dumpdates' '
+	truncate -s 64M q.img && mke2fs -q -F -t ext4 q.img &&
+	image_mount q.img "$mnt_top/q" &&
+	test_when_finished "image_umount $mnt_top/q; rmdir $mnt_top/q" &&
+	head -c 3000000 /dev/urandom >"$mnt_top/q/f" && sync &&
+	: >q.dd &&
+	"$DUMP" -0u --strict -D "$PWD/q.dd" -f q.dump "$mnt_top/q" 2>q.err &&
+	! grep "changed as we read" q.err &&
+	test -s q.dd
+'
+
 test_done
