@@ -30,3 +30,19 @@ for b in "" "-b 64"; do
 	bench_pair "/dev/null, cold, $bl" "drop_caches" \
 	    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$REF_DUMP -0 $b -f /dev/null $DEV"
 done
+# BASE_DUMP: a dump built from an earlier commit, to show what a change
+# costs: the same cases, "ours vs before" (speed-up < 1: slower now).
+if [ -n "${BASE_DUMP:-}" ]; then
+	echo "ours vs BASE_DUMP ($BASE_DUMP):"
+	for b in "" "-b 64"; do
+		bl=${b:-default -b}
+		bench_pair "before: file+sync, warm, $bl" "rm -f $OUT; sync" \
+		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$BASE_DUMP -0 $b -f $OUT $DEV"
+		bench_pair "before: file+sync, cold, $bl" "rm -f $OUT; drop_caches" \
+		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$BASE_DUMP -0 $b -f $OUT $DEV"
+		bench_pair "before: /dev/null, warm, $bl" ":" \
+		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$BASE_DUMP -0 $b -f /dev/null $DEV"
+		bench_pair "before: /dev/null, cold, $bl" "drop_caches" \
+		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$BASE_DUMP -0 $b -f /dev/null $DEV"
+	done
+fi

@@ -35,6 +35,10 @@
 #define RING_TARGET_BYTES	(4u * 1024 * 1024)
 /* ... and at least this many slots, whatever the record size. */
 #define RING_MIN_SLOTS		8
+/* Consecutive records one slave takes in turn: as many as make this
+ * many bytes, so that a slave can read a file's blocks in runs of that
+ * size even with small records (direct reads have no read-ahead). */
+#define RING_GROUP_BYTES	(256u * 1024)
 
 #define NSEC_PER_SEC	1000000000L
 #define NSEC_PER_MSEC	1000000L
@@ -66,6 +70,7 @@ struct ring_volume {
 
 struct ring {
 	size_t nslots;
+	size_t group;		/* consecutive records per slave */
 	size_t recsize;		/* ntrec * TP_BSIZE */
 	size_t outsize;		/* per-slot output area, 0 if uncompressed */
 	size_t maplen;
@@ -85,15 +90,27 @@ round_up(size_t n, size_t unit)
 	return (n + unit - 1) / unit * unit;
 }
 
+/* Records per slave group.  With feedback the master waits for the
+ * size of a record two behind the one it sends, so consecutive records
+ * must go to different slaves or only one would be compressing. */
 static size_t
-slot_count(size_t recsize)
+group_size(size_t recsize, int feedback)
+{
+	size_t g = RING_GROUP_BYTES / recsize;
+
+	return feedback || g == 0 ? 1 : g;
+}
+
+static size_t
+slot_count(size_t recsize, size_t group)
 {
 	size_t n = (RING_TARGET_BYTES + recsize - 1) / recsize;
 
 	if (n < RING_MIN_SLOTS)
 		n = RING_MIN_SLOTS;
-	/* a multiple of SLAVE_COUNT: each slot then has one owning slave */
-	return round_up(n, SLAVE_COUNT);
+	/* a multiple of SLAVE_COUNT groups: each slot then has one owning
+	 * slave */
+	return round_up(n, SLAVE_COUNT * group);
 }
 
 struct ring *
@@ -101,7 +118,8 @@ ring_create(int ntrec, int compressed, int feedback)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t recsize = (size_t)ntrec * TP_BSIZE;
-	size_t nslots = slot_count(recsize);
+	size_t group = group_size(recsize, feedback);
+	size_t nslots = slot_count(recsize, group);
 	size_t ctlsize = round_up(sizeof(struct ring) +
 	    nslots * sizeof(struct ring_slot_ctl), page);
 	size_t datasize = round_up(nslots * recsize, page);
@@ -116,6 +134,7 @@ ring_create(int ntrec, int compressed, int feedback)
 		return NULL;
 	/* the mapping is zero filled: status is RING_OK, counters 0 */
 	r->nslots = nslots;
+	r->group = group;
 	r->recsize = recsize;
 	r->maplen = maplen;
 	r->outsize = outsize;
@@ -164,6 +183,18 @@ size_t
 ring_nslots(const struct ring *r)
 {
 	return r->nslots;
+}
+
+size_t
+ring_group(const struct ring *r)
+{
+	return r->group;
+}
+
+int
+ring_slave_of(const struct ring *r, uint64_t rec)
+{
+	return (int)((rec / r->group) % SLAVE_COUNT);
 }
 
 unsigned char *

@@ -6,11 +6,13 @@
  * Record r lives in slot r % nslots.  A slot has two areas: the raw
  * record (ntrec tape blocks), and, when the dump is compressed, the
  * record as it goes to the output (4-byte prefix and payload, sized for
- * the worst case: a record stored raw behind its prefix).  nslots is a multiple of the
- * number of slaves, so every slot belongs to exactly one slave (record
- * r goes to slave r % SLAVE_COUNT): a slave that waits for "its" slot
- * to be free can only be waiting for the writer, never racing another
- * slave for the same slot.
+ * the worst case: a record stored raw behind its prefix).  Records go to
+ * the slaves in groups of consecutive records (about 256 KiB; single
+ * records when the master needs compressed sizes back), group g to
+ * slave g % SLAVE_COUNT, and nslots is a multiple of SLAVE_COUNT groups,
+ * so every slot belongs to exactly one slave: a slave that waits for
+ * "its" slot to be free can only be waiting for the writer, never
+ * racing another slave for the same slot.
  */
 #ifndef DUMP_RING_H
 #define DUMP_RING_H
@@ -75,6 +77,10 @@ struct ring *ring_create(int ntrec, int compressed, int feedback);
 void ring_destroy(struct ring *r);
 
 size_t ring_nslots(const struct ring *r);
+/* Consecutive records that go to one slave. */
+size_t ring_group(const struct ring *r);
+/* The slave (0 .. SLAVE_COUNT - 1) that assembles record rec. */
+int ring_slave_of(const struct ring *r, uint64_t rec);
 
 /* The data of the slot holding record rec. */
 unsigned char *ring_slot(struct ring *r, uint64_t rec);

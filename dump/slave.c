@@ -1,20 +1,20 @@
 /*
  * slave.c - the slave loop: turn request packets into records.
  *
- * A slave reads one packet (struct slave_req, see slave.h) at a time
- * from its socket, waits until the ring slot of that record is free,
- * and assembles the record in place: inline blocks are copied from the
- * packet, zero runs are cleared, and each disk run is one read straight
- * into the slot (the master already merged adjacent runs), past the
- * device's page cache (devread.c).  For a
- * compressed dump it then compresses the record into the slot's output
- * area, behind the 4-byte prefix of tape-format.md 15 (the three slaves
- * thus compress three records at once), storing it raw behind a
- * "not compressed" prefix when it does not shrink enough.  The first
- * record of each volume stays raw.  It then marks the slot full for the
- * writer.  A slave never walks the file
- * system, never touches the output and never changes master state; an
- * error is written to the ring status and the slave exits non-zero,
+ * A slave reads packets (struct slave_req, see slave.h) from its
+ * socket, a batch of consecutive records at a time, waits until their
+ * ring slots are free, and assembles the records in place: inline
+ * blocks are copied from the packet, zero runs are cleared, and disk
+ * runs are read straight into the slots, past the device's page cache
+ * (devread.c), runs that continue each other across records in one
+ * read.  For a compressed dump it then compresses each record into its
+ * slot's output area, behind the 4-byte prefix of tape-format.md 15
+ * (the three slaves thus compress three records at once), storing it
+ * raw behind a "not compressed" prefix when it does not shrink enough.
+ * The first record of each volume stays raw.  It then marks the slot
+ * full for the writer.  A slave never walks the file system, never
+ * touches the output and never changes master state; an error is
+ * written to the ring status and the slave exits non-zero,
  * which the master notices.
  *
  * Two settings serve compressed dumps.  Freed memory stays in the heap
@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,38 +138,73 @@ valid_items(const struct packet *p, int ntrec)
 	return blocks == (uint64_t)ntrec && inl == p->req.ninline;
 }
 
-/* Assemble the record of packet p into dst (one whole slot). */
-static void
-assemble(struct ring *ring, struct devread *dev, const struct packet *p,
-    unsigned char *dst)
+/* One device read of a batch: adjacent disk runs of consecutive records
+ * whose slots are adjacent in the ring are read at once. */
+struct segment {
+	unsigned char *dst;
+	uint64_t off;
+	size_t len;
+	uint64_t record;	/* the first record it fills, for errors */
+};
+
+/* Lay out the records of batch b (n packets) in their slots: inline
+ * blocks copied, zero runs cleared, disk runs collected into seg
+ * (merged where both the device and the ring are contiguous).  Returns
+ * the number of segments. */
+static size_t
+lay_out(struct ring *ring, const struct packet *b, size_t n,
+    struct segment *seg)
 {
-	const unsigned char *src = p->inline_data;
+	size_t k, nseg = 0;
 	uint32_t i;
 
-	for (i = 0; i < p->req.nitems; i++) {
-		const struct slave_item *it = &p->items[i];
-		size_t len = (size_t)it->nblocks * TP_BSIZE;
-		ssize_t n;
+	for (k = 0; k < n; k++) {
+		const struct packet *p = &b[k];
+		const unsigned char *src = p->inline_data;
+		unsigned char *dst = ring_slot(ring, p->req.record);
 
-		switch (it->kind) {
-		case SLAVE_INLINE:
-			memcpy(dst, src, len);
-			src += len;
-			break;
-		case SLAVE_ZERO:
-			memset(dst, 0, len);
-			break;
-		default:	/* SLAVE_DISK, checked by valid_items */
-			n = devread_pread(dev, dst, len, (off_t)it->off);
-			if (n < 0)
-				fail(ring, RING_SLAVE_READ, errno,
-				    p->req.record, it->off, len, 0);
-			if ((size_t)n != len)
-				fail(ring, RING_SLAVE_SHORT, 0, p->req.record,
-				    it->off, len, (size_t)n);
-			break;
+		for (i = 0; i < p->req.nitems; i++) {
+			const struct slave_item *it = &p->items[i];
+			size_t len = (size_t)it->nblocks * TP_BSIZE;
+			struct segment *last = nseg ? &seg[nseg - 1] : NULL;
+
+			if (it->kind == SLAVE_INLINE) {
+				memcpy(dst, src, len);
+				src += len;
+			} else if (it->kind == SLAVE_ZERO) {
+				memset(dst, 0, len);
+			} else if (last != NULL && last->dst + last->len == dst &&
+			    last->off + last->len == it->off) {
+				last->len += len;
+			} else {	/* SLAVE_DISK, checked by valid_items */
+				seg[nseg].dst = dst;
+				seg[nseg].off = it->off;
+				seg[nseg].len = len;
+				seg[nseg].record = p->req.record;
+				nseg++;
+			}
+			dst += len;
 		}
-		dst += len;
+	}
+	return nseg;
+}
+
+static void
+read_segments(struct ring *ring, struct devread *dev,
+    const struct segment *seg, size_t nseg)
+{
+	size_t i;
+
+	for (i = 0; i < nseg; i++) {
+		ssize_t n = devread_pread(dev, seg[i].dst, seg[i].len,
+		    (off_t)seg[i].off);
+
+		if (n < 0)
+			fail(ring, RING_SLAVE_READ, errno, seg[i].record,
+			    seg[i].off, seg[i].len, 0);
+		if ((size_t)n != seg[i].len)
+			fail(ring, RING_SLAVE_SHORT, 0, seg[i].record,
+			    seg[i].off, seg[i].len, (size_t)n);
 	}
 }
 
@@ -236,61 +272,136 @@ lower_priority(void)
 	(void)setpriority(PRIO_PROCESS, 0, prio + SLAVE_NICE_STEP);
 }
 
+/* Whether another packet has (begun to) arrive(d): taken into the
+ * batch without waiting for it. */
+static int
+packet_waiting(int sock)
+{
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
+static int
+alloc_packets(struct packet *b, size_t n, int ntrec)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		/* not xalloc: its exit() would run the master's atexit
+		 * handlers in this process; ntrec <= MAXNTREC, so the
+		 * products cannot overflow */
+		b[k].items = malloc((size_t)ntrec * sizeof(*b[k].items));
+		b[k].inline_data = malloc((size_t)ntrec * TP_BSIZE);
+		if (b[k].items == NULL || b[k].inline_data == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* Receive one packet into p; 0 at the end of the stream.  A malformed
+ * one ends the slave. */
+static int
+receive_valid(struct ring *ring, int sock, struct packet *p, int ntrec)
+{
+	int rc = receive(sock, p, ntrec);
+
+	if (rc < 0 || (rc > 0 && !valid_items(p, ntrec)))
+		fail(ring, RING_SLAVE_PROTO, rc < 0 ? errno : EPROTO,
+		    p->req.record, 0, 0, 0);
+	return rc;
+}
+
+/* Compress (when asked) and hand the n records of batch b to the
+ * writer. */
+static void
+finish_batch(const struct slave_config *sc, struct ring *ring,
+    const struct packet *b, size_t n, void *work)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct packet *p = &b[k];
+		unsigned flags = 0;
+		size_t outlen = 0;
+
+		if (p->req.flags & SLAVE_REQ_LAST)
+			flags |= RING_LAST;
+		if (p->req.flags & SLAVE_REQ_VOLEND)
+			flags |= RING_VOLEND;
+		if (sc->method == COMP_NONE || (p->req.flags & SLAVE_REQ_RAW))
+			flags |= RING_RAW;
+		else
+			outlen = compress_slot(sc, ring_slot(ring,
+			    p->req.record), ring_out(ring, p->req.record),
+			    work);
+		if (ring_mark_full(ring, p->req.record, flags, outlen) == -1)
+			fail(ring, RING_INTERNAL, errno, p->req.record, 0, 0,
+			    0);
+	}
+}
+
+/*
+ * The loop.  A slave takes groups of consecutive records (ring.h); the
+ * packets of a group that are already waiting in the socket form a
+ * batch, whose disk runs are read together (lay_out), so small records
+ * still make large reads.  It never waits for a packet to complete a
+ * batch: the master may be waiting for this slave.  A packet that does
+ * not follow the batch (the next group, or a record sent again after an
+ * end of media) starts the next batch.
+ */
 _Noreturn void
 slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 {
-	struct packet p;
 	int ntrec = sc->ntrec;
-	size_t worksize = 0;
+	size_t group = ring_group(ring), worksize = 0, n, k;
+	struct packet *b, spare;
+	struct segment *seg;
 	void *work = NULL;
 	struct devread dev;
+	int carry = 0, more = 1;
 
-	memset(&p, 0, sizeof(p));
 	if (sc->method != COMP_NONE)
 		keep_heap();
 	lower_priority();
 	if (devread_open(&dev, sc->device) == -1)
 		fail(ring, RING_SLAVE_OPEN, errno, 0, 0, 0, 0);
-	/* not xalloc: its exit() would run the master's atexit handlers in
-	 * this process; ntrec <= MAXNTREC, so the products cannot overflow */
-	p.items = malloc((size_t)ntrec * sizeof(*p.items));
-	p.inline_data = malloc((size_t)ntrec * TP_BSIZE);
+	b = calloc(group + 1, sizeof(*b));
+	seg = calloc(group * (size_t)ntrec, sizeof(*seg));
 	if (sc->method != COMP_NONE)
 		worksize = compress_work_size((enum compress_method)sc->method,
 		    (size_t)ntrec * TP_BSIZE);
 	if (worksize > 0)
 		work = malloc(worksize);
-	if (p.items == NULL || p.inline_data == NULL ||
+	if (b == NULL || seg == NULL || alloc_packets(b, group + 1, ntrec) ||
 	    (worksize > 0 && work == NULL))
 		fail(ring, RING_INTERNAL, ENOMEM, 0, 0, 0, 0);
 
-	for (;;) {
-		int rc = receive(sock, &p, ntrec);
-		unsigned flags = 0;
-		size_t outlen = 0;
-		unsigned char *slot;
-
-		if (rc == 0)
+	while (more) {
+		if (!carry && receive_valid(ring, sock, &b[0], ntrec) == 0)
 			break;
-		if (rc < 0 || !valid_items(&p, ntrec))
-			fail(ring, RING_SLAVE_PROTO, rc < 0 ? errno : EPROTO,
-			    p.req.record, 0, 0, 0);
-		if (ring_wait_free(ring, p.req.record) == -1)
-			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
-		slot = ring_slot(ring, p.req.record);
-		assemble(ring, &dev, &p, slot);
-		if (p.req.flags & SLAVE_REQ_LAST)
-			flags |= RING_LAST;
-		if (p.req.flags & SLAVE_REQ_VOLEND)
-			flags |= RING_VOLEND;
-		if (sc->method == COMP_NONE ||
-		    (p.req.flags & SLAVE_REQ_RAW))
-			flags |= RING_RAW;
-		else
-			outlen = compress_slot(sc, slot,
-			    ring_out(ring, p.req.record), work);
-		if (ring_mark_full(ring, p.req.record, flags, outlen) == -1)
-			fail(ring, RING_INTERNAL, errno, p.req.record, 0, 0, 0);
+		carry = 0;
+		for (n = 1; n < group && packet_waiting(sock); n++) {
+			if (receive_valid(ring, sock, &b[n], ntrec) == 0) {
+				more = 0;
+				break;
+			}
+			if (b[n].req.record != b[n - 1].req.record + 1) {
+				carry = 1;
+				break;
+			}
+		}
+		for (k = 0; k < n; k++)
+			if (ring_wait_free(ring, b[k].req.record) == -1)
+				fail(ring, RING_INTERNAL, errno,
+				    b[k].req.record, 0, 0, 0);
+		read_segments(ring, &dev, seg, lay_out(ring, b, n, seg));
+		finish_batch(sc, ring, b, n, work);
+		if (carry) {
+			spare = b[0];
+			b[0] = b[n];
+			b[n] = spare;
+		}
 	}
 	devread_close(&dev);
 	_exit(SLAVE_EXIT_OK);

@@ -13,7 +13,8 @@
  * blocks (headers it built, memory it was handed: carried in the
  * packet), disk runs (offset and length; adjacent tape_disk() calls are
  * merged into one run, so a file extent is one pread) and zero runs.
- * Record r's packet goes to slave r % SLAVE_COUNT over a stream socket
+ * Record r's packet goes to slave ring_slave_of(r) (groups of
+ * consecutive records, ring.h) over a stream socket
  * (a socketpair rather than a pipe, so that sendmsg(MSG_NOSIGNAL) turns
  * a dead slave into EPIPE without touching the master's SIGPIPE
  * disposition, which belongs to the operator code).  The socket buffers
@@ -24,9 +25,9 @@
  * Hand-off.  Slave s assembles record r directly in ring slot
  * r % nslots (inline bytes copied, disk runs pread into the slot) once
  * the writer has released that slot (it held record r - nslots), then
- * posts the slot full.  Since nslots is a multiple of SLAVE_COUNT every
- * slot has a single owning slave, so records land in sequence order
- * without any slave waiting on another.  The writer drains the slots in
+ * posts the slot full.  Since nslots is a multiple of SLAVE_COUNT groups
+ * every slot has a single owning slave, so records land in sequence
+ * order without any slave waiting on another.  The writer drains the slots in
  * record order and writes them in the output's native block (large
  * chunks for files and pipes, one record per write for tapes).
  *
@@ -780,7 +781,7 @@ flush_record(void)
 		iov[2].iov_len = (size_t)cur.ninline * TP_BSIZE;
 		iovcnt = 3;
 	}
-	send_all((int)(nrecords % SLAVE_COUNT), iov, iovcnt);
+	send_all(ring_slave_of(ring, nrecords), iov, iovcnt);
 	if (feedback && nrecords >= LOOKBEHIND_RECORDS)	/* -Q (qfa.c) */
 		learn_sizes(nrecords + 1 - LOOKBEHIND_RECORDS);
 	if (req.flags & SLAVE_REQ_LAST)
