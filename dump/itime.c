@@ -4,11 +4,16 @@
  * Reading picks the base date of a level-N dump: the latest record of
  * the same identifier (the operand as given) with a lower level.  A line
  * that does not parse ends the reading, as in 0.4b47.  Updating (-u)
- * happens after a successful dump: under an exclusive lock on
- * "<file>.lock" the records are re-read, the one with the same identifier
- * and level gets the new date (or a record is appended), and the whole
- * list is written to a temporary file that is fsynced and renamed over
- * the old one, so a crash never leaves a half-written dumpdates.
+ * happens after a successful dump: under an exclusive fcntl lock on the
+ * dumpdates file itself (no lock file: a dump run by a user who may
+ * write the file but not its directory must work, as with 0.4b47) the
+ * records are re-read, the one with the same identifier and level gets
+ * the new date (or a record is appended), and the whole list is written
+ * back.  Where the directory allows it, a temporary file with the old
+ * owner, group and mode is fsynced and renamed over the old one, so a
+ * crash leaves one whole file or the other; otherwise the file is
+ * rewritten in place in an order that never leaves a line a reader
+ * would misparse (see rewrite_in_place).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,12 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dump.h"
 #include "optr.h"
 #include "xalloc.h"
+#include "xio.h"
 
 #define LINE_MAX_LEN	8192	/* longer than BUFSIZ, as 0.4b47 reads */
 #define IDENT_MAX	4096
@@ -38,9 +45,7 @@
 #define SECS_PER_HOUR	3600
 #define SECS_PER_MIN	60
 #define TZ_HOUR_DIV	100
-#define LOCK_SUFFIX	".lock"
 #define TMP_SUFFIX	".XXXXXX"
-#define NEW_FILE_MODE	0644
 #define CREATE_MODE	0666	/* made empty by -u: the umask decides */
 
 static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
@@ -216,96 +221,232 @@ static int write_record(FILE *f, const struct itime_rec *r)
 		       (mag % SECS_PER_HOUR) / SECS_PER_MIN) < 0 ? -1 : 0;
 }
 
-static int write_all(const char *path, const struct itime_list *l)
+/* The new file's text in memory (malloc'ed); -1 if it cannot be made. */
+static int render(const struct itime_list *l, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	size_t i;
+	int bad = 0;
+
+	if (f == NULL)
+		return -1;
+	for (i = 0; i < l->n && !bad; i++)
+		bad = write_record(f, &l->r[i]) < 0;
+	if (fclose(f) != 0)
+		bad = 1;
+	if (bad)
+		free(*buf);
+	return bad ? -1 : 0;
+}
+
+/*
+ * path opened read-write under an exclusive lock on the file itself.  A
+ * dump that replaced the file (rename) while this one waited leaves it
+ * holding the lock of the old inode: then the path is opened and locked
+ * again, until the locked file is the one the path names.  st gets its
+ * status.  -1 with errno if it cannot be opened.
+ */
+static int open_locked(const char *path, struct stat *st)
+{
+	struct flock fl;
+	struct stat cur;
+	int fd, rc;
+
+	for (;;) {
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			return -1;
+		memset(&fl, 0, sizeof(fl));
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		while ((rc = fcntl(fd, F_SETLKW, &fl)) < 0 && errno == EINTR)
+			;
+		if (rc < 0)	/* e.g. no locks on this file system */
+			msg("cannot lock %s: %s\n", path, strerror(errno));
+		if (fstat(fd, st) < 0) {
+			close(fd);
+			return -1;
+		}
+		if (stat(path, &cur) == 0 && cur.st_dev == st->st_dev &&
+		    cur.st_ino == st->st_ino)
+			return fd;
+		if (close(fd) < 0)
+			return -1;
+	}
+}
+
+/*
+ * Whether a new file can stand in for the old one: a regular file with
+ * one name and no extended attributes (ACLs, security labels), which a
+ * new file would not carry.  A symbolic link stays one.
+ */
+static int replaceable(const char *path, int fd)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)
+		return 0;
+	return flistxattr(fd, NULL, 0) <= 0;
+}
+
+/*
+ * Replace path by a new file holding buf: a temporary file beside it
+ * gets the old owner, group and mode, is written, fsynced and renamed
+ * over it, so a crash leaves either file whole.  1 when this cannot be
+ * done here (the directory is not writable, or a user other than root
+ * cannot give the file its owner or group): the caller rewrites in
+ * place then.  -1 on other errors, reported.
+ */
+static int replace_file(const char *path, const struct stat *old,
+			const char *buf, size_t len)
 {
 	size_t plen = strlen(path);
 	char *tmp = xmalloc(plen + sizeof(TMP_SUFFIX));
-	struct stat st;
-	FILE *f;
-	size_t i;
-	int fd, bad = 0;
+	int fd, err, rc = -1;
 
 	memcpy(tmp, path, plen);
 	memcpy(tmp + plen, TMP_SUFFIX, sizeof(TMP_SUFFIX));
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		msg("cannot create temporary file %s: %s\n", tmp,
-		    strerror(errno));
+		if (errno == EACCES || errno == EPERM)
+			rc = 1;
+		else
+			msg("cannot create temporary file %s: %s\n", tmp,
+			    strerror(errno));
 		free(tmp);
+		return rc;
+	}
+	if (fchown(fd, old->st_uid, old->st_gid) < 0)
+		rc = errno == EPERM ? 1 : -1;
+	else if (fchmod(fd, old->st_mode & 07777) == 0 &&
+		 full_write(fd, buf, len) == (ssize_t)len && fsync(fd) == 0)
+		rc = 0;
+	err = errno;
+	if (close(fd) < 0 && rc == 0) {
+		rc = -1;
+		err = errno;
+	}
+	if (rc == 0 && rename(tmp, path) < 0) {
+		rc = -1;
+		err = errno;
+	}
+	if (rc < 0)
+		msg("cannot update %s: %s\n", path, strerror(err));
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+/*
+ * Rewrite the locked file fd (old bytes long) in place with buf.
+ *
+ * Our reader, like 0.4b47's, stops at the first line that does not
+ * parse, and a tail of an old line can parse as a record of another
+ * identifier (the end of "LABEL=/home 0 ..." is "/home 0 ...").  So the
+ * file never holds the new text followed by old bytes: if the new text
+ * is shorter, it is first written padded to the old length with blanks
+ * before its last newline (blanks after the zone are ignored by both
+ * readers), then cut to the new length, then the newline is written.
+ * Truncating first would be worse: a cut last line can still parse,
+ * with its zone lost.  A dump killed between the steps leaves whole
+ * records only, the old ones or the new ones.  What stays unguarded is
+ * a write cut short inside itself (a crash, or SIGKILL in a write of
+ * more than a page, can keep some pages of it and not others): that is
+ * why the rename is used wherever the directory allows.  (Padding longer
+ * than a line can hold only makes a reader stop after the last record.)
+ */
+static int rewrite_in_place(int fd, const char *path, const char *buf,
+			    size_t len, off_t old)
+{
+	char *pad;
+	int bad = 0;
+
+	if (len > 0 && (off_t)len < old) {
+		pad = xmalloc((size_t)old);
+		memcpy(pad, buf, len - 1);
+		memset(pad + len - 1, ' ', (size_t)old - len);
+		pad[old - 1] = '\n';
+		bad = full_pwrite(fd, pad, (size_t)old, 0) != old ||
+		      fsync(fd) != 0 || ftruncate(fd, (off_t)len) != 0;
+		free(pad);
+	}
+	if (bad || full_pwrite(fd, buf, len, 0) != (ssize_t)len ||
+	    fsync(fd) != 0) {
+		msg("cannot rewrite %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777
-					    : NEW_FILE_MODE) < 0)
-		bad = 1;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		close(fd);
-		bad = 1;
-	} else {
-		for (i = 0; i < l->n && !bad; i++)
-			bad = write_record(f, &l->r[i]) < 0;
-		if (fflush(f) != 0 || fsync(fd) != 0)
-			bad = 1;
-		if (fclose(f) != 0)
-			bad = 1;
+	return 0;
+}
+
+/* Give operand at level date in l: its record or a new one at the end. */
+static void set_record(struct itime_list *l, const struct dump_opts *o,
+		       time_t date)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->r[i].ident, o->operand) == 0 &&
+		    l->r[i].level == o->level)
+			break;
+	if (i == l->n) {
+		if (l->n == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 1;
+			l->r = xreallocarray(l->r, l->cap, sizeof(*l->r));
+		}
+		l->r[l->n].ident = xstrdup(o->operand);
+		l->r[l->n].level = o->level;
+		l->n++;
 	}
-	if (!bad && rename(tmp, path) < 0)
-		bad = 1;
-	if (bad) {
-		msg("cannot update %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return bad ? -1 : 0;
+	l->r[i].date = date;
 }
 
 int itime_update(const struct dump_opts *o, time_t date)
 {
 	struct itime_list l;
-	struct flock fl;
-	char *lockpath;
+	struct stat st;
+	char *buf;
+	size_t len;
 	FILE *f;
-	size_t i;
-	int lfd, rc;
+	int fd, rc;
 
-	lockpath = xmalloc(strlen(o->dumpdates) + sizeof(LOCK_SUFFIX));
-	strcpy(lockpath, o->dumpdates);
-	strcat(lockpath, LOCK_SUFFIX);
-	lfd = open(lockpath, O_RDWR | O_CREAT, NEW_FILE_MODE);
-	if (lfd < 0) {
-		msg("cannot open %s: %s\n", lockpath, strerror(errno));
-		free(lockpath);
+	fd = open_locked(o->dumpdates, &st);
+	if (fd < 0) {
+		msg("cannot rewrite %s: %s\n", o->dumpdates, strerror(errno));
 		return -1;
 	}
-	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
-	if (fcntl(lfd, F_SETLKW, &fl) < 0)
-		msg("cannot lock %s: %s\n", lockpath, strerror(errno));
+	/* Read through fd and close it last: closing any descriptor of
+	 * the file would drop the lock. */
+	f = fdopen(fd, "r");
+	if (f == NULL) {
+		msg("cannot read %s: %s\n", o->dumpdates, strerror(errno));
+		close(fd);
+		return -1;
+	}
 	memset(&l, 0, sizeof(l));
-	f = fopen(o->dumpdates, "r");
-	if (f != NULL) {
-		read_records(f, o->dumpdates, &l);
+	read_records(f, o->dumpdates, &l);
+	if (ferror(f)) {	/* never write back a part of the records */
+		msg("cannot read %s: %s\n", o->dumpdates, strerror(errno));
+		itime_free(&l);
 		fclose(f);
+		return -1;
 	}
-	for (i = 0; i < l.n; i++)
-		if (strcmp(l.r[i].ident, o->operand) == 0 &&
-		    l.r[i].level == o->level)
-			break;
-	if (i == l.n) {
-		if (l.n == l.cap) {
-			l.cap = l.cap ? l.cap * 2 : 1;
-			l.r = xreallocarray(l.r, l.cap, sizeof(*l.r));
-		}
-		l.r[l.n].ident = xstrdup(o->operand);
-		l.r[l.n].level = o->level;
-		l.n++;
-	}
-	l.r[i].date = date;
-	rc = write_all(o->dumpdates, &l);
+	set_record(&l, o, date);
+	rc = render(&l, &buf, &len);
 	itime_free(&l);
-	if (close(lfd) < 0)
+	if (rc < 0) {
+		msg("cannot update %s: %s\n", o->dumpdates, strerror(errno));
+	} else {
+		rc = replaceable(o->dumpdates, fd) ?
+		     replace_file(o->dumpdates, &st, buf, len) : 1;
+		if (rc == 1)
+			rc = rewrite_in_place(fd, o->dumpdates, buf, len,
+					      st.st_size);
+		free(buf);
+	}
+	if (fclose(f) != 0 && rc == 0) {	/* releases the lock */
+		msg("cannot update %s: %s\n", o->dumpdates, strerror(errno));
 		rc = -1;
-	free(lockpath);
+	}
 	return rc;
 }
