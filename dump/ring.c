@@ -38,7 +38,7 @@
 /* Consecutive records one slave takes in turn: as many as make this
  * many bytes, so that a slave can read a file's blocks in runs of that
  * size even with small records (direct reads have no read-ahead). */
-#define RING_GROUP_BYTES	(256u * 1024)
+#define RING_GROUP_BYTES	(1024u * 1024)
 
 #define NSEC_PER_SEC	1000000000L
 #define NSEC_PER_MSEC	1000000L

@@ -7,7 +7,7 @@
  * record (ntrec tape blocks), and, when the dump is compressed, the
  * record as it goes to the output (4-byte prefix and payload, sized for
  * the worst case: a record stored raw behind its prefix).  Records go to
- * the slaves in groups of consecutive records (about 256 KiB; single
+ * the slaves in groups of consecutive records (about 1 MiB; single
  * records when the master needs compressed sizes back), group g to
  * slave g % SLAVE_COUNT, and nslots is a multiple of SLAVE_COUNT groups,
  * so every slot belongs to exactly one slave: a slave that waits for
