@@ -1,12 +1,14 @@
 #!/bin/sh
-test_description='make install and uninstall honour prefix and DESTDIR; the
-manual pages format cleanly'
+test_description='make install and uninstall honour prefix and DESTDIR and
+touch no file they do not own; the manual pages format cleanly'
 . "$(dirname "$0")/lib.sh"
 
-# The layout of Debian's package: programs in sbin with the r-names as
-# links, pages in man8 (rdump.8, rrestore.8 as links), /etc/rmt -> rmt.
-# Make's command-line variables reach every sub-make, so the prefix is
-# ours and nothing depends on how the tree was configured.
+# The layout: programs in sbin with the r-names as links, pages in man8
+# (rdump.8, rrestore.8 as links), the rmt server as rmt-dump (Debian's
+# name: /usr/sbin/rmt and /etc/rmt belong to tar). Make's command-line
+# variables reach every sub-make, so the prefix is ours and nothing
+# depends on the prefix the tree was configured with. Every install goes
+# below a DESTDIR in the trash directory.
 PREFIX=/usr
 SBIN=$PREFIX/sbin
 MAN8=$PREFIX/share/man/man8
@@ -28,28 +30,36 @@ exits_with() {
 	test $? = "$want"
 }
 
+# files_in DIR: the files and links below DIR, sorted, as ./path.
+files_in() {
+	(cd "$1" && find . -type f -o -type l) | sort
+}
+
 test_expect_success OURDUMP,OURRESTORE,OURRMT 'make install with DESTDIR and prefix' '
 	install_into root prefix=$PREFIX
 '
 
 test_expect_success OURDUMP,OURRESTORE,OURRMT 'programs are installed executable' '
-	for p in dump restore rmt; do
+	for p in dump restore rmt-dump; do
 		test -f root$SBIN/$p && test -x root$SBIN/$p &&
 		test ! -h root$SBIN/$p || return 1
 	done
 '
 
-test_expect_success OURDUMP,OURRESTORE,OURRMT 'rdump, rrestore and /etc/rmt are links' '
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'rdump and rrestore are links; no rmt, no /etc/rmt' '
 	test "$(readlink root$SBIN/rdump)" = dump &&
 	test "$(readlink root$SBIN/rrestore)" = restore &&
-	test "$(readlink root/etc/rmt)" = $SBIN/rmt
+	test ! -e root$SBIN/rmt && test ! -h root$SBIN/rmt &&
+	test ! -e root/etc/rmt && test ! -h root/etc/rmt
 '
 
 test_expect_success OURDUMP,OURRESTORE,OURRMT 'manual pages and their links are installed' '
-	for p in dump restore rmt; do
+	for p in dump restore; do
 		test -f root$MAN8/$p.8 && test ! -h root$MAN8/$p.8 &&
 		cmp "$TOP/$p/$p.8" root$MAN8/$p.8 || return 1
 	done &&
+	test -f root$MAN8/rmt-dump.8 && test ! -h root$MAN8/rmt-dump.8 &&
+	cmp "$TOP/rmt/rmt.8" root$MAN8/rmt-dump.8 &&
 	test "$(readlink root$MAN8/rdump.8)" = dump.8 &&
 	test "$(readlink root$MAN8/rrestore.8)" = restore.8 &&
 	test -f root$MAN8/rdump.8 && test -f root$MAN8/rrestore.8
@@ -58,16 +68,15 @@ test_expect_success OURDUMP,OURRESTORE,OURRMT 'manual pages and their links are 
 test_expect_success OURDUMP,OURRESTORE,OURRMT 'nothing is installed outside the layout' '
 	(cd root && find . ! -type d | sort) >actual &&
 	cat >expect <<-EOF &&
-	./etc/rmt
 	.$SBIN/dump
 	.$SBIN/rdump
 	.$SBIN/restore
-	.$SBIN/rmt
+	.$SBIN/rmt-dump
 	.$SBIN/rrestore
 	.$MAN8/dump.8
 	.$MAN8/rdump.8
 	.$MAN8/restore.8
-	.$MAN8/rmt.8
+	.$MAN8/rmt-dump.8
 	.$MAN8/rrestore.8
 	EOF
 	sort expect >expect.sorted &&
@@ -90,16 +99,16 @@ test_expect_success OURRESTORE 'installed restore and rrestore print their usage
 	done
 '
 
-test_expect_success OURRMT 'installed rmt serves (ends cleanly at end of input)' '
-	root$SBIN/rmt </dev/null >out &&
+test_expect_success OURRMT 'installed rmt-dump serves (ends cleanly at end of input)' '
+	root$SBIN/rmt-dump </dev/null >out &&
 	test ! -s out &&
-	printf "Z\n" | exits_with 3 root$SBIN/rmt >/dev/null
+	printf "Z\n" | exits_with 3 root$SBIN/rmt-dump >/dev/null
 '
 
 test_expect_success OURDUMP,OURRESTORE,OURRMT 'make uninstall removes every file it installed' '
 	make -C "$TOP" uninstall DESTDIR="$PWD/root" prefix=$PREFIX >un.log 2>&1 ||
 	{ cat un.log; false; } &&
-	(cd root && find . ! -type d) >left &&
+	files_in root >left &&
 	test_cmp /dev/null left
 '
 
@@ -107,9 +116,47 @@ test_expect_success OURDUMP,OURRESTORE,OURRMT 'the configured directories follow
 	install_into opt prefix=/opt/dump &&
 	test -x opt/opt/dump/sbin/dump &&
 	test -x opt/opt/dump/sbin/restore &&
-	test -x opt/opt/dump/sbin/rmt &&
+	test -x opt/opt/dump/sbin/rmt-dump &&
 	test -f opt/opt/dump/share/man/man8/restore.8 &&
-	test "$(readlink opt/etc/rmt)" = /opt/dump/sbin/rmt
+	test ! -e opt/etc/rmt && test ! -h opt/etc/rmt
+'
+
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'sbindir, mandir and rmtdir on the make line' '
+	install_into dirs prefix=/usr sbindir=/sbin mandir=/usr/man \
+		rmtdir=/usr/sbin &&
+	files_in dirs >actual &&
+	cat >expect <<-EOF &&
+	./sbin/dump
+	./sbin/rdump
+	./sbin/restore
+	./sbin/rrestore
+	./usr/man/man8/dump.8
+	./usr/man/man8/rdump.8
+	./usr/man/man8/restore.8
+	./usr/man/man8/rmt-dump.8
+	./usr/man/man8/rrestore.8
+	./usr/sbin/rmt-dump
+	EOF
+	test_cmp expect actual
+'
+
+# The system owns /etc/rmt and /usr/sbin/rmt (Debian: tar, alternatives),
+# and a link of the r-name that is not ours stays too.
+test_expect_success OURDUMP,OURRESTORE,OURRMT 'install and uninstall leave files they do not own alone' '
+	mkdir -p keep/etc keep$SBIN &&
+	ln -s $SBIN/rmt keep/etc/rmt &&
+	echo tar-rmt >keep$SBIN/rmt &&
+	install_into keep prefix=$PREFIX &&
+	test "$(readlink keep/etc/rmt)" = $SBIN/rmt &&
+	echo tar-rmt >expect && test_cmp expect keep$SBIN/rmt &&
+	rm keep$SBIN/rrestore && echo other >keep$SBIN/rrestore &&
+	make -C "$TOP" uninstall DESTDIR="$PWD/keep" prefix=$PREFIX \
+		>keep-un.log 2>&1 || { cat keep-un.log; false; } &&
+	files_in keep >actual &&
+	printf "%s\n" ./etc/rmt .$SBIN/rmt .$SBIN/rrestore >expect &&
+	test_cmp expect actual &&
+	test "$(readlink keep/etc/rmt)" = $SBIN/rmt &&
+	echo tar-rmt >expect && test_cmp expect keep$SBIN/rmt
 '
 
 test_expect_success 'manual pages format without warnings (groff)' '
