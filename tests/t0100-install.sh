@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='make install and uninstall honour prefix and DESTDIR and
-touch no file they do not own; the manual pages format cleanly'
+touch no file they do not own; out-of-tree builds, make-line flags, make
+dist and distcheck; the manual pages format cleanly'
 . "$(dirname "$0")/lib.sh"
 
 # The layout: programs in sbin with the r-names as links, pages in man8
@@ -12,6 +13,10 @@ touch no file they do not own; the manual pages format cleanly'
 PREFIX=/usr
 SBIN=$PREFIX/sbin
 MAN8=$PREFIX/share/man/man8
+
+# The makes run here must not inherit the flags of a make that runs the
+# suite (make check CFLAGS=...).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # install_into DIR [VAR=VALUE...]: make install with DESTDIR=DIR, quietly
 # (the output is kept in DIR.log for -v and failures).
@@ -157,6 +162,110 @@ test_expect_success OURDUMP,OURRESTORE,OURRMT 'install and uninstall leave files
 	test_cmp expect actual &&
 	test "$(readlink keep/etc/rmt)" = $SBIN/rmt &&
 	echo tar-rmt >expect && test_cmp expect keep$SBIN/rmt
+'
+
+# ---- make dist, out-of-tree builds, make-line flags, distcheck -----------
+# Two builds of the whole tree follow (the out-of-tree one and distcheck's),
+# both at -O0 to be quick; neither writes into $TOP but the tarball, which
+# is moved here at once.
+DISTNAME=$(sed -n "s/^DISTNAME *= *//p" "$TOP/Makefile" 2>/dev/null)
+test -n "$DISTNAME" && test -f "$TOP/configure" &&
+if test -e "$TOP/.git"
+then
+	command -v git >/dev/null 2>&1
+else
+	test -f "$TOP/MANIFEST"
+fi &&
+test_set_prereq DIST
+
+# The files a tarball of $TOP must hold (besides configure and MANIFEST).
+tracked_files() {
+	if test -e "$TOP/.git"
+	then
+		git -C "$TOP" ls-files
+	else
+		cat "$TOP/MANIFEST"
+	fi
+}
+
+# tar_files TARBALL: the files and links of TARBALL, sorted, without the
+# top directory.
+tar_files() {
+	tar -tzf "$1" | grep -v "/\$" | sed "s|^$DISTNAME/||" | sort
+}
+
+test_expect_success DIST 'make dist packs the tracked files, configure and MANIFEST' '
+	make -C "$TOP" dist >dist.log 2>&1 || { cat dist.log; false; } &&
+	mv "$TOP/$DISTNAME.tar.gz" . &&
+	tar_files $DISTNAME.tar.gz >actual &&
+	{ tracked_files | grep -vx MANIFEST; echo configure; echo MANIFEST; } |
+	sort -u >expect &&
+	test_cmp expect actual &&
+	tar -xzf $DISTNAME.tar.gz &&
+	cmp "$TOP/configure" $DISTNAME/configure &&
+	cmp "$TOP/dump/dump.8" $DISTNAME/dump/dump.8 &&
+	tracked_files | grep -vx MANIFEST >expect &&
+	test_cmp expect $DISTNAME/MANIFEST
+'
+
+# Debian's layout, the rmt server under its own name, and the user's
+# flags on the make line: the build's own flags must stay.
+test_expect_success DIST 'out-of-tree build with CFLAGS and CPPFLAGS on the make line' '
+	mkdir $DISTNAME/b &&
+	(cd $DISTNAME/b && ../configure --prefix=/usr --sbindir=/sbin \
+		--with-rmt-dir=/usr/sbin --with-rmt-name=rmt) \
+		>conf.log 2>&1 || { cat conf.log; false; } &&
+	make -C $DISTNAME/b CFLAGS=-O0 CPPFLAGS=-DT0100_USER_FLAG >make.log 2>&1 ||
+	{ cat make.log; false; } &&
+	test -x $DISTNAME/b/dump/dump && test -x $DISTNAME/b/restore/restore &&
+	test -x $DISTNAME/b/rmt/rmt &&
+	test ! -e $DISTNAME/dump/dump && test ! -e $DISTNAME/dump/main.o
+'
+
+test_expect_success DIST 'every compile has the user flags and the build flags' '
+	grep " -c -o " make.log >compiles &&
+	test -s compiles &&
+	for f in -O0 -DT0100_USER_FLAG -Wall -D_FILE_OFFSET_BITS=64 "/common "; do
+		if grep -v -F -e "$f" compiles >missing
+		then
+			echo "compiles without $f:" && cat missing && return 1
+		fi
+	done &&
+	! grep -e "-O2" compiles
+'
+
+test_expect_success DIST 'out-of-tree install and uninstall (--with-rmt-name=rmt)' '
+	make -C $DISTNAME/b install DESTDIR="$PWD/deb" >deb.log 2>&1 ||
+	{ cat deb.log; false; } &&
+	files_in deb >actual &&
+	cat >expect <<-EOF &&
+	./sbin/dump
+	./sbin/rdump
+	./sbin/restore
+	./sbin/rrestore
+	./usr/sbin/rmt
+	./usr/share/man/man8/dump.8
+	./usr/share/man/man8/rdump.8
+	./usr/share/man/man8/restore.8
+	./usr/share/man/man8/rmt.8
+	./usr/share/man/man8/rrestore.8
+	EOF
+	test_cmp expect actual &&
+	make -C $DISTNAME/b uninstall DESTDIR="$PWD/deb" >deb-un.log 2>&1 ||
+	{ cat deb-un.log; false; } &&
+	files_in deb >left &&
+	test_cmp /dev/null left
+'
+
+# From the unpacked tarball (no git there: MANIFEST lists the files).
+test_expect_success DIST 'make distcheck' '
+	make -C $DISTNAME/b distcheck CFLAGS=-O0 >distcheck.log 2>&1 ||
+	{ cat distcheck.log; false; } &&
+	grep "^$DISTNAME.tar.gz is ready for distribution" distcheck.log &&
+	tar_files $DISTNAME/b/$DISTNAME.tar.gz >again &&
+	tar_files $DISTNAME.tar.gz >first &&
+	test_cmp first again &&
+	test ! -e $DISTNAME/b/$DISTNAME.check
 '
 
 test_expect_success 'manual pages format without warnings (groff)' '
