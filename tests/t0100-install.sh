@@ -208,12 +208,12 @@ test_expect_success DIST 'make dist packs the tracked files, configure and MANIF
 	test_cmp expect $DISTNAME/MANIFEST
 '
 
-# Debian's layout, the rmt server under its own name, and the user's
-# flags on the make line: the build's own flags must stay.
+# Debian's layout, the rmt server under its own name, no LZO, and the
+# user's flags on the make line: the build's own flags must stay.
 test_expect_success DIST 'out-of-tree build with CFLAGS and CPPFLAGS on the make line' '
 	mkdir $DISTNAME/b &&
 	(cd $DISTNAME/b && ../configure --prefix=/usr --sbindir=/sbin \
-		--with-rmt-dir=/usr/sbin --with-rmt-name=rmt) \
+		--with-rmt-dir=/usr/sbin --with-rmt-name=rmt --without-lzo) \
 		>conf.log 2>&1 || { cat conf.log; false; } &&
 	make -C $DISTNAME/b CFLAGS=-O0 CPPFLAGS=-DT0100_USER_FLAG >make.log 2>&1 ||
 	{ cat make.log; false; } &&
@@ -232,6 +232,30 @@ test_expect_success DIST 'every compile has the user flags and the build flags' 
 		fi
 	done &&
 	! grep -e "-O2" compiles
+'
+
+test_expect_success DIST 'configure prints a summary; --without-lzo builds without LZO' '
+	grep "^dump .* configured:" conf.log &&
+	grep "^  clone(CLONE_IO) *\(yes\|no\)\$" conf.log &&
+	grep "^  LZO (-y) *no (--without-lzo" conf.log &&
+	grep "^  sanitizers *no\$" conf.log &&
+	grep "^  programs *//*sbin/dump, //*sbin/restore " conf.log &&
+	grep "^  rmt server *//*usr/sbin/rmt\$" conf.log &&
+	grep "^  remote rmt program */etc/rmt " conf.log &&
+	! grep -e "-DHAVE_LZO" $DISTNAME/b/Make.rules &&
+	grep "^LZO_LIBS *= *\$" $DISTNAME/b/Make.rules &&
+	readelf -d $DISTNAME/b/dump/dump >needed &&
+	! grep -i lzo needed
+'
+
+test_expect_success DIST '--with-lzo fails when liblzo2 is missing' '
+	mkdir $DISTNAME/c &&
+	(cd $DISTNAME/c &&
+	 exits_with 1 ../configure --with-lzo ac_cv_header_lzo_lzo1x_h=no) \
+		>lzo.log 2>&1 &&
+	grep "error: --with-lzo: liblzo2 not found" lzo.log &&
+	test ! -f $DISTNAME/c/Make.rules &&
+	rm -rf $DISTNAME/c
 '
 
 test_expect_success DIST 'out-of-tree install and uninstall (--with-rmt-name=rmt)' '
