@@ -5,6 +5,7 @@
 # tests/:  make -C tests -f helpers/tapetool.mk
 ifeq ($(origin LIBCOMMON),undefined)
 TAPETOOL_STANDALONE = 1
+srcdir       ?= .
 top_srcdir   ?= ..
 top_builddir ?= ..
 include $(top_builddir)/Make.rules
@@ -18,7 +19,8 @@ TAPETOOL = helpers/tapetool
 tapetool: $(TAPETOOL)
 
 $(TAPETOOL): helpers/tapetool.c $(LIBCOMMON) $(COMMON_HEADERS)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ helpers/tapetool.c \
+	@test -d helpers || mkdir helpers
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	    $(LIBCOMMON) $(LIBS)
 
 clean-tapetool:
