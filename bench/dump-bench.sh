@@ -13,36 +13,32 @@ bench_tree "$WORK/tree" "$MB"
 DEV=$(bench_image "$WORK/fs.img" "$WORK/tree" $((MB + MB / 2 + 64)))
 rm -rf "$WORK/tree"
 OUT=$WORK/out.dump
+# all_cases PREFIX REF: every case, ours against the dump REF.
+all_cases() {
+	pre=$1 ref=$2
+	for b in "" "-b 64"; do
+		bl=${b:-default -b}
+		# Our dump fsyncs the archive before "DUMP IS DONE"; 0.4b47
+		# does not.  "file" compares the commands as they are;
+		# "file+sync" adds the same flush after REF, i.e. the time
+		# until the archive is on disk.
+		bench_pair "${pre}file, warm, $bl" "rm -f $OUT; sync" \
+		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$ref -0 $b -f $OUT $DEV"
+		bench_pair "${pre}file+sync, warm, $bl" "rm -f $OUT; sync" \
+		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$ref -0 $b -f $OUT $DEV && sync -f $OUT"
+		bench_pair "${pre}file+sync, cold, $bl" "rm -f $OUT; drop_caches" \
+		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$ref -0 $b -f $OUT $DEV && sync -f $OUT"
+		bench_pair "${pre}/dev/null, warm, $bl" ":" \
+		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$ref -0 $b -f /dev/null $DEV"
+		bench_pair "${pre}/dev/null, cold, $bl" "drop_caches" \
+		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$ref -0 $b -f /dev/null $DEV"
+	done
+}
 echo "image: $DEV; $RUNS runs each, medians; ours vs dump 0.4b47"
-for b in "" "-b 64"; do
-	bl=${b:-default -b}
-	# Our dump fsyncs the archive before "DUMP IS DONE"; 0.4b47 does not.
-	# "file" compares the commands as they are; "file+sync" adds the
-	# same flush after 0.4b47, i.e. the time until the archive is on disk.
-	bench_pair "file, warm, $bl" "rm -f $OUT; sync" \
-	    "$OUR_DUMP -0 $b -f $OUT $DEV" "$REF_DUMP -0 $b -f $OUT $DEV"
-	bench_pair "file+sync, warm, $bl" "rm -f $OUT; sync" \
-	    "$OUR_DUMP -0 $b -f $OUT $DEV" "$REF_DUMP -0 $b -f $OUT $DEV && sync -f $OUT"
-	bench_pair "file+sync, cold, $bl" "rm -f $OUT; drop_caches" \
-	    "$OUR_DUMP -0 $b -f $OUT $DEV" "$REF_DUMP -0 $b -f $OUT $DEV && sync -f $OUT"
-	bench_pair "/dev/null, warm, $bl" ":" \
-	    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$REF_DUMP -0 $b -f /dev/null $DEV"
-	bench_pair "/dev/null, cold, $bl" "drop_caches" \
-	    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$REF_DUMP -0 $b -f /dev/null $DEV"
-done
+all_cases "" "$REF_DUMP"
 # BASE_DUMP: a dump built from an earlier commit, to show what a change
 # costs: the same cases, "ours vs before" (speed-up < 1: slower now).
 if [ -n "${BASE_DUMP:-}" ]; then
 	echo "ours vs BASE_DUMP ($BASE_DUMP):"
-	for b in "" "-b 64"; do
-		bl=${b:-default -b}
-		bench_pair "before: file+sync, warm, $bl" "rm -f $OUT; sync" \
-		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$BASE_DUMP -0 $b -f $OUT $DEV"
-		bench_pair "before: file+sync, cold, $bl" "rm -f $OUT; drop_caches" \
-		    "$OUR_DUMP -0 $b -f $OUT $DEV" "$BASE_DUMP -0 $b -f $OUT $DEV"
-		bench_pair "before: /dev/null, warm, $bl" ":" \
-		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$BASE_DUMP -0 $b -f /dev/null $DEV"
-		bench_pair "before: /dev/null, cold, $bl" "drop_caches" \
-		    "$OUR_DUMP -0 $b -f /dev/null $DEV" "$BASE_DUMP -0 $b -f /dev/null $DEV"
-	done
+	all_cases "before: " "$BASE_DUMP"
 fi
