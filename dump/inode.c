@@ -30,6 +30,8 @@
 #define USEC_PER_NSEC_DIV	1000
 #define EXTRA_EPOCH_BITS	2	/* low bits of *_extra: epoch */
 #define FS_BLOCKS_PER_CHUNK_DIV	4	/* 0.4b47 maps fs_block/4 blocks */
+/* Unreadable extent tree nodes tried past before a file's walk stops. */
+#define EXTENT_ERRORS_MAX	1024
 
 /* A run of contiguous allocated fs blocks of one file. */
 struct run {
@@ -254,15 +256,19 @@ static void runs_report(ext2_ino_t ino, const struct runlist *rl)
 }
 
 /*
- * Extent-mapped file: initialized leaf extents only.  A damaged tree
- * costs the extents past the damage: those found so far are dumped.
+ * Extent-mapped file: initialized leaf extents only.  A tree node that
+ * cannot be read (or has a bad header) costs the extents below it:
+ * libext2fs marks the index entry visited before it reads the node, so
+ * the walk goes on with the next entry.  Bounded, as a damaged tree
+ * could be any size.
  */
 static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
 			      struct ext2_inode_large *in, struct runlist *rl)
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
-	errcode_t rc;
+	errcode_t rc, first = 0;
+	unsigned bad = 0;
 
 	rc = ext2fs_extent_open2(dfs->fs, ino, (struct ext2_inode *)in, &h);
 	if (rc != 0) {
@@ -271,16 +277,26 @@ static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
 		return;
 	}
 	rc = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
-	while (rc == 0) {
-		if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
-		    !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
-			runs_add(rl, e.e_lblk, e.e_pblk, e.e_len);
+	for (;;) {
+		if (rc == 0) {
+			if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+			    !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+				runs_add(rl, e.e_lblk, e.e_pblk, e.e_len);
+		} else if (rc == EXT2_ET_EXTENT_NO_NEXT ||
+			   rc == EXT2_ET_EXTENT_NO_DOWN) {
+			break;
+		} else {
+			if (bad++ == 0)
+				first = rc;
+			if (bad == EXTENT_ERRORS_MAX)
+				break;
+		}
 		rc = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &e);
 	}
 	ext2fs_extent_free(h);
-	if (rc != EXT2_ET_EXTENT_NO_NEXT && rc != EXT2_ET_EXTENT_NO_DOWN)
-		optr_damage(ino, rc, "extent tree damaged; blocks of the "
-			    "extents past the damage dumped as zeros");
+	if (bad != 0)
+		optr_damage(ino, first, "%u extent tree node(s) unreadable; "
+			    "the blocks below them dumped as zeros", bad);
 }
 
 /* A walk of a block map (direct and indirect blocks). */

@@ -131,6 +131,11 @@ with open(\"tree/many\", \"wb\") as f:
     for b in range(0, 40, 4):
         f.seek(b * 1024)
         f.write(data(2048))
+# 300 one-block extents: four leaf blocks below the inode.
+with open(\"tree/huge\", \"wb\") as f:
+    for b in range(0, 600, 2):
+        f.seek(b * 1024)
+        f.write(data(1024))
 "
 '
 
@@ -192,6 +197,32 @@ test_expect_success ROOT 'ext4: extents and an extent index outside the file sys
 	test "$(wc -c <rng4.r/small)" = 5000 &&
 	cmp rng4.r/small /dev/zero 2>&1 | grep EOF &&
 	exact rng4 small hi many
+'
+
+# leaf IMG PATH N: "first-logical-block leaf-block" of index entry N
+# (1-based) of the inode's extent root.
+leaf() {
+	debugfs -R "ex $2" "$1" 2>/dev/null |
+		awk -v n="$3" '$1 == "0/" && $3 == n "/" { print $5, $8 }'
+}
+
+test_expect_success ROOT 'extent tree: unreadable nodes cost only the extents below them' '
+	mkfs ext4 etb.img &&
+	set -- $(leaf etb.img /huge 2) && l2=$1 &&
+	set -- $(leaf etb.img /huge 3) && b3=$2 &&
+	set -- $(leaf etb.img /huge 4) && l4=$1 &&
+	test -n "$l2" && test -n "$b3" && test -n "$l4" &&
+	# Index entry 2 points outside; leaf 3 loses its header.
+	dbg etb.img "set_inode_field /huge block[7] 0x00fffff0" &&
+	dd if=/dev/zero of=etb.img bs=1 seek=$((b3 * 1024)) count=12 \
+		conv=notrunc &&
+	dump_both etb &&
+	reported etb "$(ino etb.img /huge)" "2 extent tree node(s) unreadable" &&
+	summary etb 1 &&
+	exact etb huge &&
+	cmp -n $((l2 * 1024)) tree/huge etb.r/huge &&
+	cmp -i $((l4 * 1024)) tree/huge etb.r/huge &&
+	cmp -n $(((l4 - l2) * 1024)) -i $((l2 * 1024)) /dev/zero etb.r/huge
 '
 
 test_expect_success ROOT 'block map: data and indirect blocks outside the file system' '
