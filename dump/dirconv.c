@@ -2,29 +2,21 @@
  * dirconv.c - convert an ext2/3/4 directory into the archive's BSD
  * directory image.
  *
- * Entries are taken block by block in logical order, as
- * ext2fs_dir_iterate2 returns them (which reads inline-data directories,
- * "." and ".." first), and packed
+ * Entries are taken in the order dirwalk() returns them ("." and ".."
+ * first; a damaged directory block costs its own entries), and packed
  * into 512-byte chunks: an entry never straddles a chunk, the previous
  * entry's record length is stretched to the chunk end instead, and the
  * last entry is stretched likewise.  Entries of excluded inodes are left
  * out.  The image is zero-filled, so no stale byte reaches the archive.
- * Block-mapped and extent-mapped directories are read one block at a
- * time here rather than through ext2fs_dir_iterate2, which gives up on
- * the whole directory at its first damaged block: a damaged block is
- * reported and costs only its own entries from the damage on.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
-#include "optr.h"
 #include "xalloc.h"
 
 struct dirconv_ctx {
 	const struct dump_maps *maps;
-	ext2_ino_t ino;
-	char *blk;		/* one directory block */
 	uint8_t *buf;
 	size_t cap;
 	size_t pos;		/* end of the last entry */
@@ -104,52 +96,6 @@ static int add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 }
 
 /*
- * The entries of one directory block, up to the first one whose record
- * length does not fit (the checks of ext2fs_dir_iterate2).
- */
-static int dir_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
-		     blk64_t ref_block, int ref_offset, void *priv)
-{
-	struct dirconv_ctx *c = priv;
-	struct ext2_dir_entry *de;
-	unsigned int off = 0, reclen, bs = fs->blocksize;
-	errcode_t rc;
-
-	(void)ref_block; (void)ref_offset;
-	if (blockcnt < 0)
-		return 0;
-	if (*blocknr < fs->super->s_first_data_block || *blocknr == 0 ||
-	    *blocknr >= ext2fs_blocks_count(fs->super)) {
-		optr_damage(c->ino, 0, "directory block %lld is number %llu, "
-			    "outside the file system; its entries left out",
-			    (long long)blockcnt, (unsigned long long)*blocknr);
-		return 0;
-	}
-	rc = ext2fs_read_dir_block4(fs, *blocknr, c->blk, 0, c->ino);
-	if (rc != 0) {
-		optr_damage(c->ino, rc, "directory block %lld unreadable; "
-			    "its entries left out", (long long)blockcnt);
-		return 0;
-	}
-	while (off + EXT2_DIR_ENTRY_HEADER_LEN < bs) {
-		de = (struct ext2_dir_entry *)(c->blk + off);
-		if (ext2fs_get_rec_len(fs, de, &reclen) != 0 ||
-		    off + reclen > bs || reclen < EXT2_DIR_ENTRY_HEADER_LEN ||
-		    reclen % EXT2_DIR_PAD != 0 ||
-		    (unsigned)ext2fs_dirent_name_len(de) +
-		    EXT2_DIR_ENTRY_HEADER_LEN > reclen) {
-			optr_damage(c->ino, 0, "directory block %lld damaged "
-				    "at offset %u; its entries from there "
-				    "left out", (long long)blockcnt, off);
-			return 0;
-		}
-		add_entry(c->ino, 0, de, (int)off, (int)bs, c->blk, c);
-		off += reclen;
-	}
-	return 0;
-}
-
-/*
  * Return the image of directory ino (malloced, *len bytes, a multiple of
  * DUMP_DIRBLKSIZ).
  */
@@ -158,28 +104,12 @@ uint8_t *dirconv_convert(const struct dump_fs *dfs,
 			 struct ext2_inode_large *in, size_t *len)
 {
 	struct dirconv_ctx c;
-	errcode_t rc;
 	size_t end;
-	int blocks = ext2fs_inode_has_valid_blocks2(dfs->fs,
-						    (struct ext2_inode *)in);
 
 	memset(&c, 0, sizeof(c));
 	c.maps = maps;
-	c.ino = ino;
 	grow(&c, DUMP_DIRBLKSIZ);
-	if (blocks) {
-		c.blk = xmalloc(dfs->blocksize);
-		rc = ext2fs_block_iterate3(dfs->fs, ino, BLOCK_FLAG_READ_ONLY |
-					   BLOCK_FLAG_DATA_ONLY, NULL,
-					   dir_block, &c);
-		free(c.blk);
-	} else {
-		rc = ext2fs_dir_iterate2(dfs->fs, ino, 0, NULL, add_entry, &c);
-	}
-	if (rc != 0)
-		optr_damage(ino, rc, "directory %s; entries past the damage "
-			    "left out",
-			    blocks ? "block map damaged" : "unreadable");
+	(void)dirwalk(dfs, ino, in, 1, add_entry, &c);
 	end = (c.pos + DUMP_DIRBLKSIZ - 1) / DUMP_DIRBLKSIZ * DUMP_DIRBLKSIZ;
 	stretch_last(&c, end);
 	*len = end;

@@ -144,6 +144,17 @@ uint8_t *dirconv_convert(const struct dump_fs *dfs,
 			 const struct dump_maps *maps, ext2_ino_t ino,
 			 struct ext2_inode_large *in, size_t *len);
 
+/* dirwalk.c: call fn for each entry of directory ino (as with
+ * ext2fs_dir_iterate2, whose callback type fn has; its return value is
+ * ignored), going on past damaged blocks, which are reported (counted
+ * as damage) when report is set.  -1 when the block map or the inline
+ * data could not be read to its end. */
+int dirwalk(const struct dump_fs *dfs, ext2_ino_t ino,
+	    struct ext2_inode_large *in, int report,
+	    int (*fn)(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
+		      int offset, int blocksize, char *buf, void *priv),
+	    void *priv);
+
 /* ea.c */
 void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	     ext2_ino_t ino, const struct ext2_inode_large *in,

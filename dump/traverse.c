@@ -416,11 +416,14 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 		c.excluded = map_test(maps->excluded, ino);
 		if (map_test(maps->dumped, ino) && !c.excluded)
 			continue;
-		if (ext2fs_dir_iterate2(dfs->fs, ino, 0, NULL, pass2_entry,
-					&c) != 0) {
+		if (ext2fs_read_inode_full(dfs->fs, ino,
+		    (struct ext2_inode *)&in, sizeof(in)) != 0) {
 			map_clear(maps->dirs, ino);
 			continue;
 		}
+		/* A damaged block costs its own entries only; pass III
+		 * reports it. */
+		(void)dirwalk(dfs, ino, &in, 0, pass2_entry, &c);
 		changed |= c.changed;
 		if (c.excluded) {
 			map_clear(maps->dirs, ino);
@@ -433,9 +436,7 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 		}
 		if (c.result & HAS_DUMPED_FILE) {
 			map_set(maps->dumped, ino);
-			if (ext2fs_read_inode_full(dfs->fs, ino,
-			    (struct ext2_inode *)&in, sizeof(in)) == 0)
-				maps->estimate += blockest(dfs, &in);
+			maps->estimate += blockest(dfs, &in);
 			changed = 1;
 		}
 	}

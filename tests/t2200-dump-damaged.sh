@@ -267,6 +267,17 @@ test_expect_success ROOT 'directories: a damaged block costs its own entries onl
 	exact dir $(cd tree && echo big_d/* d/*)
 '
 
+test_expect_success ROOT 'directories: an incremental dump still finds the changed file' '
+	f=$(ls dir.r/big_d | head -n 1) && test -n "$f" &&
+	cp dir.img inc.img &&
+	dbg inc.img "set_inode_field /big_d/$f ctime 2000000000" &&
+	"$DUMP" -1 -T "Wed Jan  1 00:00:00 2031" -f inc.ours inc.img \
+		</dev/null 2>inc.err &&
+	reported inc "$(ino inc.img /big_d)" "directory block 1 damaged" &&
+	"$RESTORE" -t -f inc.ours >inc.list &&
+	grep "	\./big_d/$f\$" inc.list
+'
+
 test_expect_success ROOT 'colliding inode tables: the later group is skipped' '
 	mkfs ext4 col.img -g 1024 -N 128 -O ^flex_bg,^resize_inode &&
 	cp col.img colbase.img &&
