@@ -2,8 +2,8 @@
  * dirconv.c - convert an ext2/3/4 directory into the archive's BSD
  * directory image.
  *
- * Entries are taken in the order ext2fs_dir_iterate2 returns them (this
- * also reads inline-data directories, "." and ".." first) and packed
+ * Entries are taken in the order dirwalk() returns them ("." and ".."
+ * first; a damaged directory block costs its own entries), and packed
  * into 512-byte chunks: an entry never straddles a chunk, the previous
  * entry's record length is stretched to the chunk end instead, and the
  * last entry is stretched likewise.  Entries of excluded inodes are left
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "dump.h"
-#include "optr.h"
 #include "xalloc.h"
 
 struct dirconv_ctx {
@@ -102,18 +101,15 @@ static int add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
  */
 uint8_t *dirconv_convert(const struct dump_fs *dfs,
 			 const struct dump_maps *maps, ext2_ino_t ino,
-			 size_t *len)
+			 struct ext2_inode_large *in, size_t *len)
 {
 	struct dirconv_ctx c;
-	errcode_t rc;
 	size_t end;
 
 	memset(&c, 0, sizeof(c));
 	c.maps = maps;
 	grow(&c, DUMP_DIRBLKSIZ);
-	rc = ext2fs_dir_iterate2(dfs->fs, ino, 0, NULL, add_entry, &c);
-	if (rc != 0)
-		optr_ino_error(rc, "Cannot read directory inode", ino);
+	(void)dirwalk(dfs, ino, in, 1, add_entry, &c);
 	end = (c.pos + DUMP_DIRBLKSIZ - 1) / DUMP_DIRBLKSIZ * DUMP_DIRBLKSIZ;
 	stretch_last(&c, end);
 	*len = end;

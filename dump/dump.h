@@ -143,7 +143,18 @@ void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino);
 /* dirconv.c */
 uint8_t *dirconv_convert(const struct dump_fs *dfs,
 			 const struct dump_maps *maps, ext2_ino_t ino,
-			 size_t *len);
+			 struct ext2_inode_large *in, size_t *len);
+
+/* dirwalk.c: call fn for each entry of directory ino (as with
+ * ext2fs_dir_iterate2, whose callback type fn has; its return value is
+ * ignored), going on past damaged blocks, which are reported (counted
+ * as damage) when report is set.  -1 when the block map or the inline
+ * data could not be read to its end. */
+int dirwalk(const struct dump_fs *dfs, ext2_ino_t ino,
+	    struct ext2_inode_large *in, int report,
+	    int (*fn)(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
+		      int offset, int blocksize, char *buf, void *priv),
+	    void *priv);
 
 /* ea.c */
 void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
@@ -212,6 +223,11 @@ int report_dumpdates(const struct dump_opts *o, int all);
 /* optr.c (besides optr.h) */
 void optr_fs_error(long code, const char *what, const char *obj);
 void optr_ino_error(long code, const char *what, ext2_ino_t ino);
+void optr_damage_setup(ext2_ino_t maxino);
+void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void optr_damage_add(unsigned long n);
+void optr_damage_summary(void);
 void optr_progress_start(uint64_t estimate);
 void optr_progress(uint64_t blocks);
 const char *optr_ctime(time_t t);

@@ -12,7 +12,10 @@
  * else (holes, and ext4 unwritten extents, whose disk bytes are stale)
  * are holes.  Headers cover TP_NINDIR slots, 256 on 1 KiB-block file
  * systems as 0.4b47 does.  Present blocks are queued as contiguous disk
- * runs with tape_disk() so a slave reads each run in one pread.
+ * runs with tape_disk() so a slave reads each run in one pread.  The
+ * runs are sorted by logical block and freed of overlaps first, and a
+ * block outside the file system is never queued: damage is dumped as
+ * holes and reported (optr_damage), never left to the slaves' reads.
  * Inline-data files and fast symlinks are queued from memory.
  */
 #include <stdio.h>
@@ -27,18 +30,30 @@
 #define USEC_PER_NSEC_DIV	1000
 #define EXTRA_EPOCH_BITS	2	/* low bits of *_extra: epoch */
 #define FS_BLOCKS_PER_CHUNK_DIV	4	/* 0.4b47 maps fs_block/4 blocks */
+/* Unreadable extent tree nodes tried past before a file's walk stops. */
+#define EXTENT_ERRORS_MAX	1024
 
 /* A run of contiguous allocated fs blocks of one file. */
 struct run {
 	uint64_t lblk;
 	uint64_t pblk;
 	uint64_t len;
+	size_t seq;		/* order found in, to sort stably */
 };
+
+/* What was wrong with a file's block list (struct runlist.damage). */
+#define DMG_ORDER	1	/* extents out of logical order */
+#define DMG_OVERLAP	2	/* logical blocks mapped twice */
+#define DMG_RANGE	4	/* block numbers outside the file system */
 
 struct runlist {
 	struct run *r;
 	size_t n, cap;
 	uint64_t limit;		/* fs blocks covered by the file size */
+	uint64_t first, end;	/* blocks a file may map: [first, end) */
+	uint64_t prev_lblk;	/* of the last extent found */
+	int found;		/* any extent found yet */
+	unsigned damage;	/* DMG_* */
 };
 
 static union u_spcl ident_tmpl;
@@ -114,15 +129,58 @@ void inode_fill_dinode(const struct dump_fs *dfs,
 	d->di_gid = inode_gid(*in);
 }
 
+static void runlist_init(const struct dump_fs *dfs, struct runlist *rl,
+			 uint64_t size)
+{
+	uint64_t b = dfs->blocksize;
+
+	memset(rl, 0, sizeof(*rl));
+	rl->limit = (size + b - 1) / b;
+	/* Block 0 never holds file data, nor does anything before the
+	 * first data block. */
+	rl->first = dfs->fs->super->s_first_data_block;
+	if (rl->first == 0)
+		rl->first = 1;
+	rl->end = ext2fs_blocks_count(dfs->fs->super);
+}
+
+/*
+ * Add one extent (or block) as found on disk.  Blocks past the file size
+ * are not dumped; blocks outside the file system are left out, so they
+ * are dumped as holes, and noted as damage, since reading them would
+ * fail or read what belongs to no file.
+ */
 static void runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk,
 		     uint64_t len)
 {
 	struct run *last;
+	uint64_t cut;
 
-	if (lblk >= rl->limit || len == 0)
+	if (len == 0)
+		return;
+	if (rl->found && lblk < rl->prev_lblk)
+		rl->damage |= DMG_ORDER;
+	rl->found = 1;
+	rl->prev_lblk = lblk;
+	if (lblk >= rl->limit)
 		return;
 	if (lblk + len > rl->limit)
 		len = rl->limit - lblk;
+	if (pblk < rl->first) {
+		rl->damage |= DMG_RANGE;
+		cut = rl->first - pblk;
+		if (cut >= len)
+			return;
+		lblk += cut;
+		pblk += cut;
+		len -= cut;
+	}
+	if (pblk >= rl->end || len > rl->end - pblk) {
+		rl->damage |= DMG_RANGE;
+		if (pblk >= rl->end)
+			return;
+		len = rl->end - pblk;
+	}
 	last = rl->n ? &rl->r[rl->n - 1] : NULL;
 	if (last != NULL && last->lblk + last->len == lblk &&
 	    last->pblk + last->len == pblk) {
@@ -136,59 +194,187 @@ static void runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk,
 	rl->r[rl->n].lblk = lblk;
 	rl->r[rl->n].pblk = pblk;
 	rl->r[rl->n].len = len;
+	rl->r[rl->n].seq = rl->n;
 	rl->n++;
 }
 
-/* Extent-mapped file: initialized leaf extents only. */
-static int runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
-			     struct ext2_inode_large *in, struct runlist *rl)
+static int run_cmp(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	if (x->lblk != y->lblk)
+		return x->lblk < y->lblk ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * dump_runs() needs the runs in logical order without overlaps.  Where
+ * two extents map one logical block, the one starting first (the first
+ * found, for equal starts) keeps it, which is what libext2fs's lookup
+ * (debugfs) and dump 0.4b47 read there.
+ */
+static void runs_finish(struct runlist *rl)
+{
+	size_t i, w = 0;
+	uint64_t end = 0, cut;
+	struct run r;
+
+	if (rl->damage & DMG_ORDER)
+		qsort(rl->r, rl->n, sizeof(*rl->r), run_cmp);
+	for (i = 0; i < rl->n; i++) {
+		r = rl->r[i];
+		if (w > 0 && r.lblk < end) {
+			rl->damage |= DMG_OVERLAP;
+			if (r.lblk + r.len <= end)
+				continue;
+			cut = end - r.lblk;
+			r.lblk += cut;
+			r.pblk += cut;
+			r.len -= cut;
+		}
+		if (w > 0 && rl->r[w - 1].lblk + rl->r[w - 1].len == r.lblk &&
+		    rl->r[w - 1].pblk + rl->r[w - 1].len == r.pblk)
+			rl->r[w - 1].len += r.len;
+		else
+			rl->r[w++] = r;
+		end = r.lblk + r.len;
+	}
+	rl->n = w;
+}
+
+static void runs_report(ext2_ino_t ino, const struct runlist *rl)
+{
+	if (rl->damage & DMG_ORDER)
+		optr_damage(ino, 0, "extents out of logical order; "
+			    "dumped in logical order");
+	if (rl->damage & DMG_OVERLAP)
+		optr_damage(ino, 0, "extents overlap; each block dumped "
+			    "from the extent starting first");
+	if (rl->damage & DMG_RANGE)
+		optr_damage(ino, 0, "block numbers outside the file system; "
+			    "those blocks dumped as zeros");
+}
+
+/*
+ * Extent-mapped file: initialized leaf extents only.  A tree node that
+ * cannot be read (or has a bad header) costs the extents below it:
+ * libext2fs marks the index entry visited before it reads the node, so
+ * the walk goes on with the next entry.  Bounded, as a damaged tree
+ * could be any size.
+ */
+static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
+			      struct ext2_inode_large *in, struct runlist *rl)
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
-	errcode_t rc;
+	errcode_t rc, first = 0;
+	unsigned bad = 0;
 
 	rc = ext2fs_extent_open2(dfs->fs, ino, (struct ext2_inode *)in, &h);
 	if (rc != 0) {
-		optr_ino_error(rc, "Cannot read extents of inode", ino);
-		return -1;
+		optr_damage(ino, rc, "extent tree unreadable; file dumped "
+			    "as zeros");
+		return;
 	}
 	rc = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &e);
-	while (rc == 0) {
-		if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
-		    !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
-			runs_add(rl, e.e_lblk, e.e_pblk, e.e_len);
+	for (;;) {
+		if (rc == 0) {
+			if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+			    !(e.e_flags & EXT2_EXTENT_FLAGS_UNINIT))
+				runs_add(rl, e.e_lblk, e.e_pblk, e.e_len);
+		} else if (rc == EXT2_ET_EXTENT_NO_NEXT ||
+			   rc == EXT2_ET_EXTENT_NO_DOWN) {
+			break;
+		} else {
+			if (bad++ == 0)
+				first = rc;
+			if (bad == EXTENT_ERRORS_MAX)
+				break;
+		}
 		rc = ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &e);
 	}
 	ext2fs_extent_free(h);
-	if (rc != EXT2_ET_EXTENT_NO_NEXT && rc != EXT2_ET_EXTENT_NO_DOWN) {
-		optr_ino_error(rc, "Cannot read extents of inode", ino);
-		return -1;
-	}
-	return 0;
+	if (bad != 0)
+		optr_damage(ino, first, "%u extent tree node(s) unreadable; "
+			    "the blocks below them dumped as zeros", bad);
 }
 
-static int block_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
-		    blk64_t ref_block, int ref_offset, void *priv)
-{
-	(void)fs; (void)ref_block; (void)ref_offset;
-	if (blockcnt >= 0 && *blocknr != 0)
-		runs_add(priv, (uint64_t)blockcnt, *blocknr, 1);
-	return 0;
-}
+/* A walk of a block map (direct and indirect blocks). */
+struct bmwalk {
+	const struct dump_fs *dfs;
+	ext2_ino_t ino;
+	struct runlist *rl;
+	uint64_t per;		/* block numbers per indirect block */
+};
 
-static int runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
-			      struct runlist *rl)
+/*
+ * The data blocks below indirect block blk (depth levels above the
+ * data), the first of them logical block lblk.  Our own walk, not
+ * ext2fs_block_iterate3(): that one numbers every later block one
+ * indirect block too low after a bad one.  A bad indirect block costs
+ * the blocks it maps.
+ */
+static void walk_ind(struct bmwalk *w, uint64_t blk, int depth,
+		     uint64_t lblk)
 {
+	struct runlist *rl = w->rl;
+	uint64_t span = 1, i, b;
+	uint32_t *buf;
 	errcode_t rc;
+	int d;
 
-	rc = ext2fs_block_iterate3(dfs->fs, ino,
-				   BLOCK_FLAG_READ_ONLY | BLOCK_FLAG_DATA_ONLY,
-				   NULL, block_cb, rl);
-	if (rc != 0) {
-		optr_ino_error(rc, "Cannot read block map of inode", ino);
-		return -1;
+	if (lblk >= rl->limit)
+		return;
+	if (blk < rl->first || blk >= rl->end) {
+		rl->damage |= DMG_RANGE;
+		return;
 	}
-	return 0;
+	for (d = 1; d < depth; d++)
+		span *= w->per;
+	buf = xmalloc(w->dfs->blocksize);
+	rc = io_channel_read_blk64(w->dfs->fs->io, blk, 1, buf);
+	if (rc != 0) {
+		optr_damage(w->ino, rc, "cannot read indirect block %llu; "
+			    "the blocks it maps dumped as zeros",
+			    (unsigned long long)blk);
+		free(buf);
+		return;
+	}
+	for (i = 0; i < w->per && lblk + i * span < rl->limit; i++) {
+		b = ext2fs_le32_to_cpu(buf[i]);
+		if (b == 0)
+			continue;
+		if (depth == 1)
+			runs_add(rl, lblk + i, b, 1);
+		else
+			walk_ind(w, b, depth - 1, lblk + i * span);
+	}
+	free(buf);
+}
+
+static void runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
+			       const struct ext2_inode_large *in,
+			       struct runlist *rl)
+{
+	struct bmwalk w;
+	uint64_t lblk = EXT2_NDIR_BLOCKS, span;
+	int i, depth;
+
+	w.dfs = dfs;
+	w.ino = ino;
+	w.rl = rl;
+	w.per = dfs->blocksize / sizeof(uint32_t);
+	for (i = 0; i < EXT2_NDIR_BLOCKS; i++)
+		if (in->i_block[i] != 0)
+			runs_add(rl, (uint64_t)i, in->i_block[i], 1);
+	span = w.per;
+	for (depth = 1; depth <= EXT2_N_BLOCKS - EXT2_NDIR_BLOCKS; depth++) {
+		if (in->i_block[EXT2_NDIR_BLOCKS + depth - 1] != 0)
+			walk_ind(&w, in->i_block[EXT2_NDIR_BLOCKS + depth - 1],
+				 depth, lblk);
+		lblk += span;
+		span *= w.per;
+	}
 }
 
 /* Slots per header: 0.4b47 gathers fs_block/4 fs blocks at a time. */
@@ -306,13 +492,13 @@ static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
 					    (struct ext2_inode *)in, buf, &sz);
 	}
 	if (rc != 0) {
-		optr_ino_error(rc, "Cannot read inline data of inode", ino);
+		optr_damage(ino, rc, "inline data unreadable");
 		sz = 0;
 	}
 	if (d->di_size > sz) {
-		msg("inode %u: size %llu but %zu bytes of inline data; "
-		    "dumped as %zu bytes\n", ino,
-		    (unsigned long long)d->di_size, sz, sz);
+		optr_damage(ino, 0, "size %llu but %zu bytes of inline data; "
+			    "dumped as %zu bytes",
+			    (unsigned long long)d->di_size, sz, sz);
 		d->di_size = sz;
 	}
 	dump_memory(dfs, ino, d, buf, (size_t)d->di_size,
@@ -340,35 +526,36 @@ static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
 		      struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	struct runlist rl;
-	uint64_t b = dfs->blocksize;
 	int extents = (in->i_flags & EXT4_EXTENTS_FL) != 0;
 	uint64_t max = max_file_size(dfs, extents);
 
 	if (d->di_size > max) {
-		msg("inode %u: size %llu is beyond the file system's limit; "
-		    "dumped as %llu bytes\n", ino,
-		    (unsigned long long)d->di_size, (unsigned long long)max);
+		optr_damage(ino, 0, "size %llu is beyond the file system's "
+			    "limit; dumped as %llu bytes",
+			    (unsigned long long)d->di_size,
+			    (unsigned long long)max);
 		d->di_size = max;
 	}
-	memset(&rl, 0, sizeof(rl));
-	rl.limit = (d->di_size + b - 1) / b;
+	runlist_init(dfs, &rl, d->di_size);
 	if (rl.limit != 0) {
 		if (extents)
 			runs_from_extents(dfs, ino, in, &rl);
 		else if (ext2fs_inode_has_valid_blocks2(dfs->fs,
 						(struct ext2_inode *)in))
-			runs_from_blockmap(dfs, ino, &rl);
+			runs_from_blockmap(dfs, ino, in, &rl);
 	}
+	runs_finish(&rl);
+	runs_report(ino, &rl);
 	dump_runs(dfs, ino, d, &rl);
 	free(rl.r);
 }
 
 static void dump_directory(const struct dump_fs *dfs,
 			   const struct dump_maps *maps, ext2_ino_t ino,
-			   struct tape_dinode *d)
+			   struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	size_t len = 0, off;
-	uint8_t *img = dirconv_convert(dfs, maps, ino, &len);
+	uint8_t *img = dirconv_convert(dfs, maps, ino, in, &len);
 	uint8_t block[TP_BSIZE];
 	union u_spcl h;
 
@@ -413,7 +600,7 @@ void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	} else if (LINUX_S_ISDIR(mode)) {
 		if (o->verbose)
 			msg("dumping directory inode %u\n", ino);
-		dump_directory(dfs, maps, ino, &d);
+		dump_directory(dfs, maps, ino, in, &d);
 	} else {
 		if (o->verbose)
 			msg("dumping regular inode %u\n", ino);

@@ -130,6 +130,7 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	changes_start(dfs);
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
+	optr_damage_summary();
 	inode_new_header(&end, TS_END, dfs->maxino - 1);
 	qfa_end_header(&end);	/* -A volume table */
 	if (tape_finish(&end) < 0)
@@ -424,6 +425,7 @@ int main(int argc, char **argv)
 			    optr_ctime(base.ddate));
 	}
 	open_filesystem(&o, &sub, subset, &dfs);
+	optr_damage_setup(dfs.maxino);
 	build_ident(&o, &dfs, date, base.found ? base.ddate : 0, &ident);
 	inode_set_ident(&ident);
 	fill_tape_config(&o, &dfs, &ident, &cfg);

@@ -4,8 +4,9 @@
  * Every line dump writes on stderr starts with "  DUMP: " exactly as in
  * dump 0.4b47, because backup schedulers parse them.  Besides the plain
  * message functions this file prints the periodic progress line
- * ("X.XX% done at N kB/s, finished in H:MM") and formats dates and
- * libext2fs errors in one place.
+ * ("X.XX% done at N kB/s, finished in H:MM"), formats dates and
+ * libext2fs errors in one place, and reports damage of the file system
+ * being dumped, counting the inodes concerned for one closing line.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "optr.h"
 #include "sig.h"
 #include "tape.h"
+#include "xalloc.h"
 
 #define MSG_PREFIX		"  DUMP: "
 /* Progress lines are printed at most this often... */
@@ -30,6 +32,10 @@
 #define SECS_PER_MIN		60
 
 static uint64_t progress_estimate;
+/* Inodes reported damaged (bit n-1 is inode n), each counted once. */
+static uint8_t *damaged;
+static ext2_ino_t damaged_max;
+static unsigned long damaged_count;
 static time_t progress_start;
 static time_t progress_next;
 
@@ -72,6 +78,63 @@ void optr_fs_error(long code, const char *what, const char *obj)
 void optr_ino_error(long code, const char *what, ext2_ino_t ino)
 {
 	msg("%s %u: %s\n", what, ino, error_message(code));
+}
+
+void optr_damage_setup(ext2_ino_t maxino)
+{
+	damaged_max = maxino;
+}
+
+static void damage_count(ext2_ino_t ino)
+{
+	if (ino == 0 || ino >= damaged_max) {
+		damaged_count++;
+		return;
+	}
+	if (damaged == NULL)
+		damaged = xcalloc(TAPE_MAPSIZE(damaged_max), 1);
+	if (!map_test(damaged, ino)) {
+		map_set(damaged, ino);
+		damaged_count++;
+	}
+}
+
+/*
+ * Damage met while walking the file system: one line per finding, the
+ * word "Error" in it so that schedulers parsing the lines (Amanda)
+ * flag the run, and the inode counted once for optr_damage_summary().
+ * code, when not 0, is the libext2fs error that found the damage.
+ */
+void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
+{
+	va_list ap;
+
+	damage_count(ino);
+	fflush(stdout);
+	fprintf(stderr, MSG_PREFIX "Error in inode %u: ", ino);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (code != 0)
+		fprintf(stderr, ": %s", error_message(code));
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Damage reported by the caller that costs n inodes it cannot name. */
+void optr_damage_add(unsigned long n)
+{
+	damaged_count += n;
+}
+
+/* One closing count of the damaged inodes, when there were any. */
+void optr_damage_summary(void)
+{
+	if (damaged_count != 0)
+		msg("%lu damaged inode(s) reported above: dumped as far as "
+		    "they could be read, or skipped\n", damaged_count);
+	free(damaged);
+	damaged = NULL;
 }
 
 /* ctime() text, newline included, as 0.4b47 prints dates. */

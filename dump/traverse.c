@@ -5,7 +5,9 @@
  * fills the maps: used inodes (TS_CLRI), excluded inodes (journal,
  * resize inode, -e/-E, nodump when level >= -h), candidate directories,
  * and the selected inodes (TS_BITS: ctime >= base date, root always),
- * adding each selected inode to the size estimate (behaviour.md 2).
+ * adding each selected inode to the size estimate (behaviour.md 2);
+ * the inodes of a group whose inode table is outside the file system or
+ * overlaps another group's are skipped and reported.
  * Pass II propagates exclusion down excluded directories and selects
  * the directories on the path to any selected inode, until nothing
  * changes.  Passes III and IV then hand the selected directories, then
@@ -150,6 +152,101 @@ static void map_inode(const struct dump_opts *o, const struct dump_fs *dfs,
 	}
 }
 
+struct itable {
+	blk64_t start;
+	dgrp_t group;
+};
+
+static int itable_cmp(const void *a, const void *b)
+{
+	const struct itable *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/*
+ * The groups whose inode table cannot be read as theirs: outside the
+ * file system, or overlapping the table of a group with a lower number
+ * (which keeps it: one of the two is wrong, and a stable rule beats a
+ * guess).  Their inodes are skipped, each group reported once.  Returns
+ * a malloced flag per group.
+ */
+static uint8_t *bad_itables(const struct dump_fs *dfs)
+{
+	ext2_filsys fs = dfs->fs;
+	dgrp_t g, n = fs->group_desc_count;
+	blk64_t len = fs->inode_blocks_per_group, end = 0;
+	blk64_t first = fs->super->s_first_data_block;
+	struct itable *t = xreallocarray(NULL, n ? n : 1, sizeof(*t));
+	uint8_t *bad = xcalloc(n ? n : 1, 1);
+	dgrp_t i, owner = 0, other;
+
+	for (g = 0; g < n; g++) {
+		t[g].start = ext2fs_inode_table_loc(fs, g);
+		t[g].group = g;
+		if (t[g].start < first || t[g].start == 0 ||
+		    t[g].start + len > ext2fs_blocks_count(fs->super)) {
+			bad[g] = 1;
+			msg("Error in the inode table of group %u: block %llu "
+			    "is outside the file system; inodes %u-%u "
+			    "skipped\n", g, (unsigned long long)t[g].start,
+			    g * fs->super->s_inodes_per_group + 1,
+			    (g + 1) * fs->super->s_inodes_per_group);
+		}
+	}
+	qsort(t, n, sizeof(*t), itable_cmp);
+	for (i = 0; i < n; i++) {
+		if (bad[t[i].group])
+			continue;
+		if (i > 0 && end > t[i].start) {
+			/* Overlaps the table of group owner: the higher
+			 * group number loses. */
+			g = t[i].group > owner ? t[i].group : owner;
+			other = t[i].group > owner ? owner : t[i].group;
+			bad[g] = 1;
+			if (g == owner) {
+				owner = t[i].group;
+				end = t[i].start + len;
+			}
+			msg("Error in the inode table of group %u: it overlaps "
+			    "that of group %u; inodes %u-%u skipped\n", g,
+			    other, g * fs->super->s_inodes_per_group + 1,
+			    (g + 1) * fs->super->s_inodes_per_group);
+			continue;
+		}
+		owner = t[i].group;
+		end = t[i].start + len;
+	}
+	free(t);
+	/* The summary counts the inodes the skipped groups have in use. */
+	for (g = 0; g < n; g++)
+		if (bad[g])
+			optr_damage_add(fs->super->s_inodes_per_group -
+					ext2fs_bg_free_inodes_count(fs, g));
+	return bad;
+}
+
+/* Move the scan to the first group from g on that is not bad; -1 when
+ * there is none. */
+static int skip_bad_groups(const struct dump_fs *dfs, ext2_inode_scan scan,
+			   const uint8_t *bad, dgrp_t g)
+{
+	errcode_t rc;
+
+	while (g < dfs->fs->group_desc_count && bad[g])
+		g++;
+	if (g >= dfs->fs->group_desc_count)
+		return -1;
+	rc = ext2fs_inode_scan_goto_blockgroup(scan, (int)g);
+	if (rc != 0) {
+		optr_fs_error(rc, "Cannot read inode table of", dfs->device);
+		dump_abort();
+	}
+	return 0;
+}
+
 static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 		  time_t ddate, struct dump_maps *maps)
 {
@@ -159,6 +256,10 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 	errcode_t rc;
 	size_t isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
 						   : sizeof(*in);
+	ext2_ino_t ipg = dfs->fs->super->s_inodes_per_group;
+	dgrp_t cur = 0;
+	int scanning = 1;
+	uint8_t *bad;
 
 	rc = ext2fs_open_inode_scan(dfs->fs, 0, &scan);
 	if (rc != 0) {
@@ -166,20 +267,36 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 		dump_abort();
 	}
 	in = xcalloc(1, isz);
-	for (;;) {
+	bad = bad_itables(dfs);
+	if (bad[0] && skip_bad_groups(dfs, scan, bad, 0) < 0)
+		scanning = 0;
+	while (scanning) {
 		rc = ext2fs_get_next_inode_full(scan, &ino,
 						(struct ext2_inode *)in,
 						(int)dfs->inode_size);
 		if (rc == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
 			continue;
+		/* Into a group bad_itables() reported: on to the next good
+		 * one.  An inode table outside the file system fails as
+		 * the scan enters its group, after the last inode of cur. */
+		if (rc == 0 && ino != 0 && bad[(ino - 1) / ipg])
+			rc = EXT2_ET_GDESC_BAD_INODE_TABLE;
+		if (rc == EXT2_ET_GDESC_BAD_INODE_TABLE ||
+		    rc == EXT2_ET_MISSING_INODE_TABLE) {
+			if (skip_bad_groups(dfs, scan, bad, cur + 1) < 0)
+				break;
+			continue;
+		}
+		if (rc == 0 && ino != 0)
+			cur = (ino - 1) / ipg;
 		/* A damaged inode costs that inode only: a backup of a
 		 * damaged file system should save everything else. */
 		if (rc == EXT2_ET_INODE_IS_GARBAGE) {
-			optr_ino_error(rc, "Skipping inode", ino);
+			optr_damage(ino, rc, "inode skipped");
 			continue;
 		}
 		if (rc == EXT2_ET_INODE_CSUM_INVALID) {
-			optr_ino_error(rc, "Dumping inode", ino);
+			optr_damage(ino, rc, "inode dumped as found");
 			rc = 0;
 		}
 		if (rc != 0) {
@@ -194,6 +311,7 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 		    in->i_dtime == 0)
 			map_inode(o, dfs, ddate, maps, ino, in);
 	}
+	free(bad);
 	free(in);
 	ext2fs_close_inode_scan(scan);
 }
@@ -215,11 +333,11 @@ static void pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs,
 					    (struct ext2_inode *)in,
 					    (int)dfs->inode_size);
 		if (rc == EXT2_ET_INODE_CSUM_INVALID) {
-			optr_ino_error(rc, "Dumping inode", order[i]);
+			optr_damage(order[i], rc, "inode dumped as found");
 			rc = 0;
 		}
 		if (rc != 0) {
-			optr_ino_error(rc, "Skipping inode", order[i]);
+			optr_damage(order[i], rc, "inode skipped");
 			continue;
 		}
 		if (in->i_mode != 0 && in->i_links_count != 0 &&
@@ -299,11 +417,14 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 		c.excluded = map_test(maps->excluded, ino);
 		if (map_test(maps->dumped, ino) && !c.excluded)
 			continue;
-		if (ext2fs_dir_iterate2(dfs->fs, ino, 0, NULL, pass2_entry,
-					&c) != 0) {
+		if (ext2fs_read_inode_full(dfs->fs, ino,
+		    (struct ext2_inode *)&in, sizeof(in)) != 0) {
 			map_clear(maps->dirs, ino);
 			continue;
 		}
+		/* A damaged block costs its own entries only; pass III
+		 * reports it. */
+		(void)dirwalk(dfs, ino, &in, 0, pass2_entry, &c);
 		changed |= c.changed;
 		if (c.excluded) {
 			map_clear(maps->dirs, ino);
@@ -316,9 +437,7 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 		}
 		if (c.result & HAS_DUMPED_FILE) {
 			map_set(maps->dumped, ino);
-			if (ext2fs_read_inode_full(dfs->fs, ino,
-			    (struct ext2_inode *)&in, sizeof(in)) == 0)
-				maps->estimate += blockest(dfs, &in);
+			maps->estimate += blockest(dfs, &in);
 			changed = 1;
 		}
 	}
@@ -424,7 +543,7 @@ void traverse_dump_inodes(const struct dump_opts *o,
 					    (struct ext2_inode *)in,
 					    (int)dfs->inode_size);
 		if (rc != 0) {
-			optr_ino_error(rc, "Cannot read inode", ino);
+			optr_damage(ino, rc, "inode unreadable, skipped");
 			continue;
 		}
 		/* An inode whose type changed since mapping is skipped in
