@@ -227,7 +227,7 @@ void optr_damage_setup(ext2_ino_t maxino);
 void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void optr_damage_add(unsigned long n);
-void optr_damage_summary(void);
+unsigned long optr_damage_summary(void);
 void optr_progress_start(uint64_t estimate);
 void optr_progress(uint64_t blocks);
 const char *optr_ctime(time_t t);

@@ -69,8 +69,10 @@ static void build_ident(const struct dump_opts *o, const struct dump_fs *dfs,
 	copy_field(id->s_spcl.c_host, NAMELEN, host);
 }
 
+/* changed: files that changed as they were read; incomplete: the
+ * dump fails under --strict (changed files or damage). */
 static void closing_messages(const struct dump_opts *o, time_t date,
-			     time_t start, uint64_t changed)
+			     time_t start, uint64_t changed, int incomplete)
 {
 	uint64_t blocks = tape_blocks(), ukb = 0, ckb = 0, rate = 0;
 	time_t now = time(NULL);
@@ -93,7 +95,7 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 		    (unsigned long long)changed);
 	sig_check();	/* a late signal still leaves dumpdates alone */
 	/* --strict: such an archive is no base for the next level. */
-	if (o->strict && changed > 0) {
+	if (incomplete) {
 		if (o->update)
 			msg("--strict: dumpdates is not updated\n");
 	} else if (o->update && itime_update(o, date) < 0)
@@ -120,6 +122,8 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 {
 	union u_spcl end;
 	uint64_t changed;
+	unsigned long damaged;
+	int incomplete;
 
 	if (tape_start(cfg) < 0) {
 		msg("The ENTIRE dump is aborted.\n");
@@ -130,14 +134,16 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	changes_start(dfs);
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
-	optr_damage_summary();
+	damaged = optr_damage_summary();
 	inode_new_header(&end, TS_END, dfs->maxino - 1);
 	qfa_end_header(&end);	/* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
 	changed = changes_finish();
-	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed);
-	if (o->strict && changed > 0)
+	incomplete = o->strict && (changed > 0 || damaged > 0);
+	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed,
+			 incomplete);
+	if (incomplete)
 		exit(X_INCOMPLETE);
 }
 

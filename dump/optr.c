@@ -127,14 +127,16 @@ void optr_damage_add(unsigned long n)
 	damaged_count += n;
 }
 
-/* One closing count of the damaged inodes, when there were any. */
-void optr_damage_summary(void)
+/* One closing count of the damaged inodes, when there were any;
+ * returns the count. */
+unsigned long optr_damage_summary(void)
 {
 	if (damaged_count != 0)
 		msg("%lu damaged inode(s) reported above: dumped as far as "
 		    "they could be read, or skipped\n", damaged_count);
 	free(damaged);
 	damaged = NULL;
+	return damaged_count;
 }
 
 /* ctime() text, newline included, as 0.4b47 prints dates. */

@@ -307,4 +307,17 @@ test_expect_success ROOT 'a clean image: no damage line, no count' '
 	! grep "Error\|damaged" clean.err
 '
 
+test_expect_success ROOT,!DUMP_IS_ORACLE '--strict: damage fails the dump (4), dumpdates is left alone' '
+	: >strict.dd &&
+	"$DUMP" -0u --strict -f strict.ours -D "$PWD/strict.dd" ooo.img \
+		</dev/null 2>strict.err
+	test $? = 4 &&
+	grep "DUMP IS DONE" strict.err &&
+	grep "^  DUMP: --strict: dumpdates is not updated\$" strict.err &&
+	test ! -s strict.dd &&
+	"$DUMP" -0u --strict -f clean2.ours -D "$PWD/strict.dd" clean.img \
+		</dev/null 2>clean2.err &&
+	test -s strict.dd
+'
+
 test_done
