@@ -202,6 +202,9 @@ dir_entries(const struct dirrec *d)
 {
 	unsigned char *buf = xmalloc(d->len + 1);
 
+	/* An empty directory may come before the arena exists at all. */
+	if (d->len == 0)
+		return buf;
 	if (d->off >= arena_base)
 		memcpy(buf, arena + (d->off - arena_base), d->len);
 	else if (full_pread(arena_fd, buf, d->len, (off_t)d->off) !=
