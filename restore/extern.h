@@ -121,7 +121,8 @@ bool	ask_yn(const char *question);
 bool	can_ask(void);
 void	dir_cache_drop(void);
 int	dir_get(struct entry *d);
-int	dir_open_new(const struct entry *d);
+int	dir_get_quiet(struct entry *d, struct entry **failed);
+int	dir_open_new(struct entry *d);
 const char *fd_name_path(int dirfd, const char *name);
 void	msg_verbose(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
