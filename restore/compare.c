@@ -46,13 +46,19 @@ count_diff(void)
 	}
 }
 
-/* Path of e relative to the comparison directory ("." for the root). */
-static const char *
-rel(const struct entry *e)
+/* The directory descriptor and name that reach e without a walk from the
+ * top (the parent is where the last stat_entry() left the path). */
+static int
+at_parent(const struct entry *e, const char **name)
 {
-	const char *p = sym_path(e);
+	struct entry *failed;
 
-	return p[1] == '/' ? p + 2 : p;
+	if (e->parent == NULL) {
+		*name = ".";
+		return cmpfd;
+	}
+	*name = e->name;
+	return dir_get_quiet(e->parent, &failed);
 }
 
 struct cmpfile {
@@ -108,6 +114,8 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
     const struct inoattr *a)
 {
 	struct cmpfile c = { -1, path, NULL, 0, 0, 0, false };
+	const char *name;
+	int dfd;
 
 	if (a->metaonly) {
 		tape_skipfile();
@@ -119,7 +127,9 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 		tape_skipfile();
 		return;
 	}
-	c.fd = openat(cmpfd, rel(e), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = at_parent(e, &name);
+	c.fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC);
 	if (c.fd < 0) {
 		warn("unable to open %s", path);
 		count_diff();
@@ -159,6 +169,8 @@ compare_symlink(const struct entry *e, const char *path,
 {
 	struct linktext *l = xcalloc(1, sizeof(*l));
 	char disk[SYMLINK_MAX + 1];
+	const char *name;
+	int dfd = at_parent(e, &name);
 	ssize_t n;
 
 	(void)tape_getfile(lt_data, NULL, l);
@@ -166,7 +178,8 @@ compare_symlink(const struct entry *e, const char *path,
 	if (!S_ISLNK(st->st_mode)) {
 		fprintf(stderr, "%s: is no longer a symbolic link.\n", path);
 		count_diff();
-	} else if ((n = readlinkat(cmpfd, rel(e), disk, SYMLINK_MAX)) < 0) {
+	} else if (dfd < 0 ||
+	    (n = readlinkat(dfd, name, disk, SYMLINK_MAX)) < 0) {
 		warn("unable to read link %s", path);
 		count_diff();
 	} else {
@@ -204,8 +217,10 @@ compare_attrs(const struct entry *e, const char *path, const struct stat *st,
 		count_diff();
 	}
 	if (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) {
-		int fd = openat(cmpfd, rel(e), O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC);
+		const char *name;
+		int dfd = at_parent(e, &name);
+		int fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY |
+		    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		int f = 0;
 
 		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 &&
@@ -224,35 +239,70 @@ compare_attrs(const struct entry *e, const char *path, const struct stat *st,
 static void
 compare_eas(const struct entry *e, const struct ealist *ea, const char *path)
 {
+	struct entry *failed;
 	int fd;
 	int n;
 
 	if (ea->n == 0 && e->type == E_LEAF)
 		return;
-	fd = dir_open_new(e->parent);
+	fd = dir_get_quiet(e->parent, &failed);
 	if (fd < 0)
 		return;
 	n = ea_compare(ea, fd_name_path(fd, e->name), path);
-	(void)close(fd);
 	while (n-- > 0)
 		count_diff();
+}
+
+/*
+ * Stat e through its parent's descriptor.  A directory missing on disk
+ * is reported once (as "unable to stat" of that directory) and what is
+ * below it is skipped without a word: one line per missing subtree, and
+ * no path walked from the top for every name.
+ */
+static bool
+stat_entry(struct entry *e, struct stat *st)
+{
+	struct entry *failed;
+	int dfd;
+
+	if (e->parent == NULL) {
+		if (fstat(cmpfd, st) == 0)
+			return true;
+		warn("unable to stat %s", sym_path(e));
+		count_diff();
+		return false;
+	}
+	dfd = dir_get_quiet(e->parent, &failed);
+	if (dfd < 0) {
+		if (failed != NULL) {
+			warn("unable to stat %s", sym_path(failed));
+			count_diff();
+		}
+		return false;
+	}
+	if (fstatat(dfd, e->name, st, AT_SYMLINK_NOFOLLOW) != 0) {
+		warn("unable to stat %s", sym_path(e));
+		count_diff();
+		if (e->type == E_NODE)
+			e->flags |= EF_BAD;	/* its subtree is skipped */
+		return false;
+	}
+	return true;
 }
 
 static void
 compare_leaf(struct entry *e, const struct inoattr *a)
 {
-	char *path = xstrdup(sym_path(e));
+	char *path;
 	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
 	struct stat st;
 
-	if (fstatat(cmpfd, rel(e), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		warn("unable to stat %s", path);
-		count_diff();
+	if (!stat_entry(e, &st)) {
 		tape_skipfile();
 		ea_read_records(a->ino, NULL);
-		free(path);
 		return;
 	}
+	path = xstrdup(sym_path(e));
 	compare_attrs(e, path, &st, a);
 	switch (a->mode & S_IFMT) {
 	case S_IFREG:
@@ -291,27 +341,30 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 static void
 compare_dirs(void)
 {
-	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+	struct entry *e = sym_root;
+
+	while (e != NULL) {
 		struct stat st;
-		const char *path;
+		char *p;
 
 		if (e->type != E_NODE || e->dir == NULL ||
-		    !(e->flags & EF_SELECTED))
-			continue;
-		path = sym_path(e);
-		if (fstatat(cmpfd, rel(e), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			warn("unable to stat %s", path);
-			count_diff();
+		    !(e->flags & EF_SELECTED)) {
+			e = sym_next(sym_root, e);
 			continue;
 		}
-		{
-			char *p = xstrdup(path);
-
-			compare_attrs(e, p, &st, &e->dir->attr);
-			if (e != sym_root)
-				compare_eas(e, &e->dir->ea, p);
-			free(p);
+		if ((e->flags & EF_BAD) || !stat_entry(e, &st)) {
+			/* Reported once, above or now: skip the subtree. */
+			while (e != sym_root && e->sibling == NULL)
+				e = e->parent;
+			e = e == sym_root ? NULL : e->sibling;
+			continue;
 		}
+		p = xstrdup(sym_path(e));
+		compare_attrs(e, p, &st, &e->dir->attr);
+		if (e != sym_root)
+			compare_eas(e, &e->dir->ea, p);
+		free(p);
+		e = sym_next(sym_root, e);
 	}
 }
 

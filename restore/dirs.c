@@ -9,7 +9,12 @@
  * inside, "." and ".." anywhere but as the structural entries, duplicate
  * names, and second names (or loops) of a directory are all refused with a
  * message, so every name in the tree is one safe path component and the
- * tree is a tree.
+ * tree is a tree.  Which name of a directory is kept is decided once, by
+ * a breadth-first pass right after pass III (dirs_attach), so that every
+ * mode, -t included, keeps and refuses the same entries.  Damage costs
+ * the damaged entries only: a missing root or a missing directory is
+ * reported and the rest restored; dirs_refused() makes the exit status
+ * say the restore is incomplete.
  */
 #include <ctype.h>
 #include <err.h>
@@ -36,8 +41,12 @@ struct dirrec {
 	uint32_t ino;
 	bool attached;
 	size_t off, len;	/* packed entries in the arena */
+	size_t attach_off;	/* arena offset of the entry kept for it */
 	struct dirinfo *info;
 };
+
+/* attach_off of the root and of directories no entry reaches. */
+#define NO_ENTRY	SIZE_MAX
 
 static struct dirrec *dirs;
 static size_t ndirs, dirs_cap;
@@ -130,7 +139,8 @@ dirindex_put(size_t idx)
 
 /* Print a refused name with anything unprintable escaped. */
 static void
-refuse(uint32_t dino, const char *name, size_t len, const char *why)
+refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
+    const char *why)
 {
 	nrefused++;
 	fprintf(stderr, "Directory inode %lu: refusing entry \"",
@@ -143,7 +153,7 @@ refuse(uint32_t dino, const char *name, size_t len, const char *why)
 		else
 			fprintf(stderr, "\\%03o", c);
 	}
-	fprintf(stderr, "\": %s\n", why);
+	fprintf(stderr, "\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
 static void
@@ -202,6 +212,9 @@ dir_entries(const struct dirrec *d)
 {
 	unsigned char *buf = xmalloc(d->len + 1);
 
+	/* An empty directory may come before the arena exists at all. */
+	if (d->len == 0)
+		return buf;
 	if (d->off >= arena_base)
 		memcpy(buf, arena + (d->off - arena_base), d->len);
 	else if (full_pread(arena_fd, buf, d->len, (off_t)d->off) !=
@@ -212,27 +225,75 @@ dir_entries(const struct dirrec *d)
 
 /* Check one entry's name; false (with a message) if it is refused. */
 static bool
-name_ok(uint32_t dino, const char *name, uint8_t len)
+name_ok(uint32_t dino, const char *name, uint8_t len, uint32_t ino)
 {
 	if (len == 0) {
-		refuse(dino, name, len, "empty name");
+		refuse(dino, name, len, ino, "empty name");
 		return false;
 	}
 	if (memchr(name, '\0', len) != NULL) {
-		refuse(dino, name, len, "NUL inside the name");
+		refuse(dino, name, len, ino, "NUL inside the name");
 		return false;
 	}
 	if (memchr(name, '/', len) != NULL) {
-		refuse(dino, name, len, "'/' inside the name");
+		refuse(dino, name, len, ino, "'/' inside the name");
 		return false;
 	}
+	return true;
+}
+
+/* The names kept so far in the directory being read, to refuse a
+ * duplicate at once: open addressing over pointers into its image. */
+struct nameset {
+	const char **name;
+	uint8_t *len;
+	size_t size, used;
+};
+
+static size_t
+nameset_hash(const char *name, uint8_t len, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 31)) & (size - 1);
+}
+
+/* Add name; false if the directory already holds it. */
+static bool
+nameset_add(struct nameset *ns, const char *name, uint8_t len)
+{
+	size_t i;
+
+	if ((ns->used + 1) * 2 > ns->size) {
+		struct nameset old = *ns;
+
+		ns->size = old.size ? old.size * 2 : 64;
+		ns->name = xcalloc(ns->size, sizeof(*ns->name));
+		ns->len = xcalloc(ns->size, sizeof(*ns->len));
+		ns->used = 0;
+		for (size_t j = 0; j < old.size; j++)
+			if (old.name[j] != NULL)
+				(void)nameset_add(ns, old.name[j], old.len[j]);
+		free(old.name);
+		free(old.len);
+	}
+	i = nameset_hash(name, len, ns->size);
+	for (; ns->name[i] != NULL; i = (i + 1) & (ns->size - 1))
+		if (ns->len[i] == len && memcmp(ns->name[i], name, len) == 0)
+			return false;
+	ns->name[i] = name;
+	ns->len[i] = len;
+	ns->used++;
 	return true;
 }
 
 /* Validate the entries of one 1 KiB directory block and keep the good
  * ones.  A malformed record ends the block ("Mangled directory"). */
 static void
-parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots)
+parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
+    struct nameset *seen)
 {
 	size_t off = 0;
 
@@ -267,11 +328,16 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots)
 			    name[1] == '.';
 
 			if ((dot || dotdot) && ++*ndots > 2)
-				refuse(dino, name, d.d_namlen, "extra \".\" "
-				    "or \"..\" entry");
+				refuse(dino, name, d.d_namlen, d.d_ino,
+				    "extra \".\" or \"..\" entry");
 			else if (dot || dotdot)
 				;	/* structural, rebuilt from the tree */
-			else if (name_ok(dino, name, d.d_namlen))
+			else if (!name_ok(dino, name, d.d_namlen, d.d_ino))
+				;
+			else if (!nameset_add(seen, name, d.d_namlen))
+				refuse(dino, name, d.d_namlen, d.d_ino,
+				    "duplicate name");
+			else
 				arena_put(d.d_ino, d.d_type, name,
 				    d.d_namlen);
 		}
@@ -314,6 +380,7 @@ static void
 read_one_dir(void)
 {
 	struct dirbuf b = { NULL, 0, 0 };
+	struct nameset seen = { NULL, NULL, 0, 0 };
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	struct dirrec *d;
 	struct inoattr a;
@@ -348,9 +415,12 @@ read_one_dir(void)
 		size_t n = b.len - off < RESTORE_DIRBLKSIZ ? b.len - off :
 		    RESTORE_DIRBLKSIZ;
 
-		parse_block(ino, b.p + off, n, &ndots);
+		parse_block(ino, b.p + off, n, &ndots, &seen);
 	}
 	d->len = arena_total() - d->off;
+	d->attach_off = NO_ENTRY;
+	free(seen.name);
+	free(seen.len);
 	free(b.p);
 	dirindex_put(ndirs);
 	ndirs++;
@@ -364,30 +434,83 @@ dirs_load(uint32_t ino, size_t *len)
 {
 	struct dirrec *d = dir_find(ino);
 
+	*len = 0;
 	if (d == NULL)
 		return NULL;
 	*len = d->len;
 	return dir_entries(d);
 }
 
-/* Mark directory ino as entered; false if it already was (a loop or a
- * second name). */
+/* Is the entry at byte pos of directory dino's packed entries the name
+ * kept for the directory it names (false for any other entry)? */
 bool
-dirs_visit(uint32_t ino)
+dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino)
 {
-	struct dirrec *d = dir_find(ino);
+	struct dirrec *parent = dir_find(dino), *d = dir_find(ino);
 
-	if (d == NULL || d->attached)
-		return false;
-	d->attached = true;
-	return true;
+	return parent != NULL && d != NULL && d->attach_off != NO_ENTRY &&
+	    d->attach_off == parent->off + pos;
 }
 
+/* A directory named in the archive, dumped, but not on it: its subtree
+ * is lost.  Counted with the refused entries (the restore is not
+ * complete).  A directory left out on purpose (subset dump, -e, nodump)
+ * is not in TS_BITS: extraction names it, like any absent inode. */
 void
-dirs_reset_visits(void)
+dirs_report_missing(const char *path, uint32_t ino, uint8_t type)
 {
-	for (size_t i = 0; i < ndirs; i++)
-		dirs[i].attached = false;
+	if (type != DT_TAPE_DIR || dumpprev != 0 ||
+	    !map_test(dumpmap, dumpmap_len, ino))
+		return;
+	nrefused++;
+	fprintf(stderr, "%s: directory (inode %lu) is not on the tape\n",
+	    path, (unsigned long)ino);
+}
+
+/*
+ * Decide, breadth-first from the root, the one entry that names each
+ * directory: the first met.  Any other entry naming an already named
+ * directory (a second name, or a loop back up) is refused here, once, for
+ * every mode.  A directory reached by no kept entry is not restored.
+ */
+static void
+dirs_attach(void)
+{
+	struct dirrec *root = dir_find(ROOTINO);
+	uint32_t *queue;
+	size_t qlen = 0;
+
+	if (root == NULL)
+		return;
+	queue = xreallocarray(NULL, ndirs, sizeof(*queue));
+	root->attached = true;
+	queue[qlen++] = ROOTINO;
+	for (size_t i = 0; i < qlen; i++) {
+		struct dirrec *d = dir_find(queue[i]);
+		unsigned char *ents = dir_entries(d);
+
+		for (size_t off = 0; off < d->len; ) {
+			uint32_t ino;
+			uint8_t len = ents[off + 5];
+			const char *name = (const char *)ents + off +
+			    PACKED_HDR;
+			struct dirrec *sub;
+
+			memcpy(&ino, ents + off, sizeof(ino));
+			sub = dir_find(ino);
+			if (sub != NULL && sub->attached)
+				refuse(d->ino, name, len, ino, "second name "
+				    "of a directory (or a loop)");
+			else if (sub != NULL) {
+				sub->attached = true;
+				sub->attach_off = d->off + off;
+				queue[qlen++] = ino;
+			}
+			off += PACKED_HDR + len;
+		}
+		free(ents);
+	}
+	free(queue);
 }
 
 /* Read pass III: every directory, up to the first other inode. */
@@ -409,8 +532,13 @@ dirs_read(void)
 		read_one_dir();
 	}
 	arena_spill();
-	if (dir_find(ROOTINO) == NULL)
-		errx(R_ERROR, "Root directory is not on tape");
+	if (dir_find(ROOTINO) == NULL) {
+		/* Nothing can be reached by name; read on all the same, so
+		 * that the rest of the archive is checked. */
+		fprintf(stderr, "Root directory is not on tape\n");
+		nrefused++;
+	}
+	dirs_attach();
 }
 
 static void
@@ -425,33 +553,24 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 		const char *name = (const char *)ents + off + PACKED_HDR;
 		struct dirrec *sub;
 		struct entry *e;
+		size_t at = d->off + off;
 
 		memcpy(&ino, ents + off, sizeof(ino));
 		off += PACKED_HDR + len;
 		sub = dir_find(ino);
-		if (sub != NULL && sub->attached) {
-			refuse(d->ino, name, len, "second name of a "
-			    "directory (or a loop)");
-			continue;
-		}
+		if (sub != NULL && sub->attach_off != at)
+			continue;	/* refused by dirs_attach() */
 		e = sym_add(parent, name, len, ino, sub != NULL ||
 		    type == DT_TAPE_DIR ? E_NODE : E_LEAF);
 		if (e == NULL) {
-			refuse(d->ino, name, len, "duplicate name");
+			/* read_one_dir() keeps no duplicates. */
+			refuse(d->ino, name, len, ino, "duplicate name");
 			continue;
 		}
 		if (sub == NULL) {
-			/* A directory left out on purpose (subset dump,
-			 * -e, nodump) is not in TS_BITS: extraction names
-			 * it, like any absent inode. */
-			if (type == DT_TAPE_DIR && dumpprev == 0 &&
-			    map_test(dumpmap, dumpmap_len, ino))
-				fprintf(stderr, "%s: directory (inode %lu) "
-				    "is not on the tape\n", sym_path(e),
-				    (unsigned long)ino);
+			dirs_report_missing(sym_path(e), ino, type);
 			continue;
 		}
-		sub->attached = true;
 		e->dir = sub->info;
 		if (*qlen == *qcap) {
 			*qcap = *qcap ? *qcap * 2 : 256;
@@ -462,7 +581,8 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 	free(ents);
 }
 
-/* Build the tree from the root; no directory is entered twice. */
+/* Build the tree from the root along the names dirs_attach() kept.
+ * Without a root on the archive the tree is an empty root. */
 void
 dirs_build_tree(void)
 {
@@ -471,12 +591,11 @@ dirs_build_tree(void)
 	size_t qlen = 0, qcap = 0;
 
 	msg_verbose("Initialize symbol table.\n");
-	if (root == NULL)
-		errx(R_ERROR, "Root directory is not on tape");
 	r = sym_add(NULL, ".", 1, ROOTINO, E_NODE);
-	root->attached = true;
-	r->dir = root->info;
-	add_children(r, root, &queue, &qlen, &qcap);
+	if (root != NULL) {
+		r->dir = root->info;
+		add_children(r, root, &queue, &qlen, &qcap);
+	}
 	for (size_t i = 0; i < qlen; i++)
 		add_children(queue[i], dir_find(queue[i]->ino), &queue,
 		    &qlen, &qcap);

@@ -21,11 +21,11 @@ int	decompress_record(int method, const void *in, size_t inlen,
 void	attr_get(struct inoattr *a);
 void	dirs_build_tree(void);
 bool	dirs_is_dir(uint32_t ino);
+bool	dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
-void	dirs_reset_visits(void);
-bool	dirs_visit(uint32_t ino);
 unsigned long dirs_refused(void);
 void	dirs_read(void);
+void	dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
 /* ea.c */
 void	ea_apply(const struct ealist *ea, int fd, const char *target,
@@ -86,6 +86,7 @@ void	tape_drain(void);
 void	tape_find_inode(void);
 uint64_t tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 	    void (*hole)(size_t, void *), void *arg);
+bool	tape_cut_short(void);
 bool	tape_had_error(void);
 bool	tape_newinodefmt(void);
 bool	tape_resynced(void);
@@ -120,7 +121,8 @@ bool	ask_yn(const char *question);
 bool	can_ask(void);
 void	dir_cache_drop(void);
 int	dir_get(struct entry *d);
-int	dir_open_new(const struct entry *d);
+int	dir_get_quiet(struct entry *d, struct entry **failed);
+int	dir_open_new(struct entry *d);
 const char *fd_name_path(int dirfd, const char *name);
 void	msg_verbose(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));

@@ -86,15 +86,21 @@ select_names(char **names, int nnames)
 	}
 }
 
-static bool
-wanted_dir(const struct entry *e)
+/* Mark EF_WANTED every selected entry and every directory on the way to
+ * one: each entry's ancestors are climbed only up to the first already
+ * marked, so the whole tree costs one pass. */
+static void
+mark_wanted(void)
 {
-	if (e->flags & EF_SELECTED)
-		return true;
-	for (const struct entry *x = e; x != NULL; x = sym_next(e, x))
-		if (x->flags & EF_SELECTED)
-			return true;
-	return false;
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
+		e->flags &= (uint16_t)~EF_WANTED;
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
+		if (!(e->flags & EF_SELECTED))
+			continue;
+		for (struct entry *x = e; x != NULL &&
+		    !(x->flags & EF_WANTED); x = x->parent)
+			x->flags |= EF_WANTED;
+	}
 }
 
 /*
@@ -123,13 +129,15 @@ extract_make_dirs(void)
 
 	if (ropt.mflag)
 		return;
+	mark_wanted();
 	while (e != NULL) {
 		int pfd;
+		bool wanted = (e->flags & EF_WANTED) != 0;
 
 		if (e != sym_root && e->type == E_NODE && e->dir == NULL &&
-		    left_out(e) && wanted_dir(e))
+		    left_out(e) && wanted)
 			report_absent(e);
-		if (e->type != E_NODE || !wanted_dir(e) ||
+		if (e->type != E_NODE || !wanted ||
 		    (e != sym_root && e->dir == NULL && left_out(e))) {
 			/* Skip this subtree entirely. */
 			while (e != sym_root && e->sibling == NULL)
@@ -142,7 +150,8 @@ extract_make_dirs(void)
 			e = sym_next(sym_root, e);
 			continue;
 		}
-		msg_verbose("Make node %s\n", sym_path(e));
+		if (ropt.verbose)
+			msg_verbose("Make node %s\n", sym_path(e));
 		pfd = ropt.Nflag ? 0 : dir_get(e->parent);
 		if (pfd < 0)
 			e->flags |= EF_BAD;
@@ -504,22 +513,72 @@ extract_files(void)
 	walk_inodes(&extract_walk);
 }
 
+/* The name of e's inode that was restored, or NULL.  The last answer is
+ * kept: the names of one inode mostly come together, and scanning the
+ * chain again for each of them would cost its length squared. */
+static struct entry *
+link_source(const struct entry *e)
+{
+	static struct entry *last;
+	struct entry *p;
+
+	if (last != NULL && last->ino == e->ino && (last->flags & EF_DONE))
+		return last;
+	for (p = sym_lookup_ino(e->ino); p != NULL; p = p->links)
+		if ((p->flags & EF_DONE) && p != e)
+			break;
+	last = p;
+	return p;
+}
+
+/* Make the hard link e to p.  After the file system's link limit, the
+ * further names of that inode are skipped, with one message. */
+static void
+make_link(struct entry *e, struct entry *p, const char *from,
+    int *pfdp, struct entry **pdirp)
+{
+	int dfd;
+
+	if (p->flags & EF_LINKMAX)
+		return;
+	if (*pdirp != p->parent) {
+		if (*pfdp >= 0)
+			(void)close(*pfdp);
+		*pdirp = p->parent;
+		*pfdp = dir_open_new(p->parent);
+	}
+	dfd = *pfdp < 0 ? -1 : dir_get(e->parent);
+	if (*pfdp < 0 || dfd < 0 || !clear_name(dfd, e->name, from)) {
+		errors++;
+		return;
+	}
+	if (linkat(*pfdp, p->name, dfd, e->name, 0) == 0)
+		return;
+	if (errno == EMLINK) {
+		warn("%s: cannot link to %s; the further names of inode %lu "
+		    "are not made", sym_path(e), from, (unsigned long)e->ino);
+		p->flags |= EF_LINKMAX;
+	} else
+		warn("%s: cannot link to %s", sym_path(e), from);
+	errors++;
+}
+
 /* Extra names of extracted inodes, and names whose inode never came. */
 void
 extract_links(void)
 {
+	struct entry *pdir = NULL;
+	int pfd = -1;
+
 	msg_verbose("Add links\n");
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		struct entry *p;
 		char *from;
-		int pfd, dfd;
 
 		if (e->type != E_LEAF || !(e->flags & EF_SELECTED) ||
 		    (e->flags & EF_DONE) || (e->parent->flags & EF_BAD))
 			continue;
-		for (p = sym_lookup_ino(e->ino); p != NULL; p = p->links)
-			if (p->flags & EF_DONE)
-				break;
+		p = link_source(e);
 		if (p == NULL) {
 			if (left_out(e))
 				report_absent(e);
@@ -531,26 +590,19 @@ extract_links(void)
 		}
 		if (ropt.mflag)
 			continue;
-		from = xstrdup(sym_path(p));
-		msg_verbose("Create hard link %s->%s\n", sym_path(e), from);
 		e->flags |= EF_DONE;
-		if (ropt.Nflag) {
-			free(from);
+		if (p->flags & EF_LINKMAX)
 			continue;
-		}
-		pfd = dir_open_new(p->parent);
-		dfd = dir_get(e->parent);
-		if (pfd < 0 || dfd < 0 || !clear_name(dfd, e->name, from) ||
-		    linkat(pfd, p->name, dfd, e->name, 0) != 0) {
-			if (pfd >= 0 && dfd >= 0)
-				warn("%s: cannot link to %s", sym_path(e),
-				    from);
-			errors++;
-		}
-		if (pfd >= 0)
-			(void)close(pfd);
+		from = xstrdup(sym_path(p));
+		if (ropt.verbose)
+			msg_verbose("Create hard link %s->%s\n", sym_path(e),
+			    from);
+		if (!ropt.Nflag)
+			make_link(e, p, from, &pfd, &pdir);
 		free(from);
 	}
+	if (pfd >= 0)
+		(void)close(pfd);
 }
 
 static void

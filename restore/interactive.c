@@ -484,11 +484,11 @@ cmd_delete(const char *arg)
 		free(c);
 		return;
 	}
-	e->flags &= (uint8_t)~EF_SELECTED;
+	e->flags &= (uint16_t)~EF_SELECTED;
 	if (ropt.hflag)
 		return;
 	for (struct entry *x = e; x != NULL; x = sym_next(e, x))
-		x->flags &= (uint8_t)~EF_SELECTED;
+		x->flags &= (uint16_t)~EF_SELECTED;
 }
 
 /* The next line from the operator, without its newline; NULL at EOF. */
@@ -617,25 +617,32 @@ hide_linked(size_t *np)
 
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
 		if (e->type == E_LEAF && (e->flags & EF_SELECTED))
-			e->flags &= (uint8_t)~EF_DONE;
+			e->flags &= (uint16_t)~EF_DONE;
+	/* Each inode once, from its first name: one pass over its names
+	 * finds whether one is done, a second hides the selected ones. */
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		struct entry *p;
 
-		if (e->type != E_LEAF || !(e->flags & EF_SELECTED))
+		if (sym_lookup_ino(e->ino) != e)
 			continue;
-		for (p = sym_lookup_ino(e->ino); p != NULL; p = p->links)
+		for (p = e; p != NULL; p = p->links)
 			if (p->flags & EF_DONE)
 				break;
 		if (p == NULL)
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			hidden = xreallocarray(hidden, cap, sizeof(*hidden));
+		for (p = e; p != NULL; p = p->links) {
+			if (p->type != E_LEAF || !(p->flags & EF_SELECTED))
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				hidden = xreallocarray(hidden, cap,
+				    sizeof(*hidden));
+			}
+			hidden[n++] = p;
 		}
-		hidden[n++] = e;
 	}
 	for (size_t i = 0; i < n; i++)
-		hidden[i]->flags &= (uint8_t)~EF_SELECTED;
+		hidden[i]->flags &= (uint16_t)~EF_SELECTED;
 	*np = n;
 	return hidden;
 }
@@ -675,7 +682,7 @@ cmd_extract(void)
 	extract_sync();
 	/* Once extracted, nothing is selected any more (0.4b47's ls). */
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
-		e->flags &= (uint8_t)~EF_SELECTED;
+		e->flags &= (uint16_t)~EF_SELECTED;
 	tape_drain();
 	if (tape_truncated())
 		fprintf(stderr, "Input ended before the end-of-dump record: "
@@ -695,7 +702,7 @@ cmd_setmodes(void)
 	extract_dirmodes(!ropt.Nflag && !ropt.mflag);
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
 		if (e->type == E_NODE)
-			e->flags &= (uint8_t)~EF_SELECTED;
+			e->flags &= (uint16_t)~EF_SELECTED;
 }
 
 static void

@@ -20,6 +20,7 @@
 #define PACKED_HDR	6
 
 struct frame {
+	uint32_t ino;
 	unsigned char *ents;
 	size_t len, pos;
 	size_t pathlen;		/* path length of this directory */
@@ -59,10 +60,11 @@ list_tree(uint32_t ino, bool dir)
 	size_t depth = 0, cap = 0;
 
 	list_one(ino, dir);
-	if (ropt.hflag || !dirs_visit(ino))
+	if (ropt.hflag || !dirs_is_dir(ino))
 		return;
 	cap = 16;
 	st = xreallocarray(NULL, cap, sizeof(*st));
+	st[0].ino = ino;
 	st[0].ents = dirs_load(ino, &st[0].len);
 	st[0].pos = 0;
 	st[0].pathlen = strlen(path);
@@ -71,6 +73,7 @@ list_tree(uint32_t ino, bool dir)
 		struct frame *f = &st[depth - 1];
 		uint32_t cino;
 		uint8_t type, nlen;
+		size_t pos, pathlen;
 		bool sub;
 
 		if (f->pos >= f->len) {
@@ -78,25 +81,32 @@ list_tree(uint32_t ino, bool dir)
 			depth--;
 			continue;
 		}
-		memcpy(&cino, f->ents + f->pos, sizeof(cino));
-		type = f->ents[f->pos + 4];
-		nlen = f->ents[f->pos + 5];
-		path_set(f->pathlen, (const char *)f->ents + f->pos +
+		pos = f->pos;
+		memcpy(&cino, f->ents + pos, sizeof(cino));
+		type = f->ents[pos + 4];
+		nlen = f->ents[pos + 5];
+		path_set(f->pathlen, (const char *)f->ents + pos +
 		    PACKED_HDR, nlen);
 		f->pos += PACKED_HDR + nlen;
 		sub = dirs_is_dir(cino);
-		if (sub && !dirs_visit(cino))
-			continue;	/* second name of a directory */
+		if (sub && !dirs_kept_name(f->ino, pos, cino))
+			continue;	/* refused when the archive was read */
 		list_one(cino, sub || type == DT_TAPE_DIR);
-		if (!sub)
+		if (!sub) {
+			dirs_report_missing(path, cino, type);
 			continue;
+		}
+		/* Not strlen(path): that would make a deep tree cost its
+		 * depth squared. */
+		pathlen = f->pathlen + 1 + nlen;
 		if (depth == cap) {
 			cap *= 2;
 			st = xreallocarray(st, cap, sizeof(*st));
 		}
+		st[depth].pathlen = pathlen;
+		st[depth].ino = cino;
 		st[depth].ents = dirs_load(cino, &st[depth].len);
 		st[depth].pos = 0;
-		st[depth].pathlen = strlen(path);
 		depth++;
 	}
 	free(st);
@@ -170,7 +180,6 @@ list_names(char **names, int nnames)
 			free(c);
 			continue;
 		}
-		dirs_reset_visits();
 		list_tree(ino, dir);
 	}
 }

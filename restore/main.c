@@ -214,17 +214,27 @@ parse_args(int argc, char **argv)
 		read_filelist(xfile);
 }
 
+/* Read to the end of the input; false (with the message every mode
+ * gives) if the archive ended before its end-of-dump record.  whole:
+ * the archive was read through (not -t, which stops after pass III). */
+static bool
+drain_complete(bool whole)
+{
+	tape_drain();
+	if (whole ? !tape_truncated() : !tape_cut_short())
+		return true;
+	fprintf(stderr, "Input ended before the end-of-dump record: "
+	    "the archive is truncated\n");
+	return false;
+}
+
 static int
 finish(void)
 {
 	extract_flags();
 	extract_sync();
-	tape_drain();
-	if (tape_truncated()) {
-		fprintf(stderr, "Input ended before the end-of-dump record: "
-		    "the archive is truncated\n");
+	if (!drain_complete(true))
 		return R_ERROR;
-	}
 	return extract_errors() > 0 || tape_had_error() || tape_resynced() ||
 	    dirs_refused() > 0 ? R_ERROR : R_SUCCESS;
 }
@@ -313,8 +323,8 @@ main(int argc, char **argv)
 		list_names(names, nnames);
 		if (fflush(stdout) != 0)
 			err(R_ERROR, "standard output");
-		tape_drain();
-		rc = tape_had_error() ? R_ERROR : R_SUCCESS;
+		rc = !drain_complete(false) || tape_had_error() ||
+		    dirs_refused() > 0 ? R_ERROR : R_SUCCESS;
 		break;
 	case 'x':
 		rc = do_extract();

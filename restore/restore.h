@@ -78,11 +78,15 @@ enum { E_LEAF = 0, E_NODE = 1 };
 #define EF_EXISTED	0x02	/* directory was already on disk (-x) */
 #define EF_CREATED	0x04	/* made on disk by us */
 #define EF_DONE		0x08	/* inode data restored under this name */
-#define EF_BAD		0x10	/* could not be created; skip below */
+#define EF_BAD		0x10	/* cannot be made or reached: skip below */
+#define EF_ONPATH	0x20	/* on utilities.c's path of directories */
+#define EF_LINKMAX	0x40	/* link limit reached: no more names */
+#define EF_WANTED	0x80	/* selected, or on the way to one */
+#define EF_INPATH	0x100	/* in sym_path()'s last path (symtab.c) */
 struct entry {
 	uint32_t ino;
 	uint8_t type;		/* E_LEAF / E_NODE */
-	uint8_t flags;
+	uint16_t flags;		/* fits the padding before parent */
 	struct entry *parent;
 	struct entry *child;	/* first child, on-tape order */
 	struct entry *sibling;

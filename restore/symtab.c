@@ -228,29 +228,85 @@ sym_relink(void)
 	}
 }
 
-/* "./a/b" for an entry ("." for the root).  Valid until the next call. */
+/*
+ * "./a/b" for an entry ("." for the root).  Valid until the next call.
+ * The last path is kept with the length of each of its prefixes, so that
+ * the path of an entry near the last one costs only the names that
+ * differ: a walk of the tree costs its size, not its depth squared.
+ * EF_INPATH is this function's own bookkeeping, hence the casts that set
+ * it on entries the callers pass as const.
+ */
+struct pathlevel {
+	const struct entry *e;
+	size_t len;		/* length of the path up to e */
+};
+
+static struct pathlevel *plevels;
+static size_t pdepth, plevels_cap;
+
 const char *
 sym_path(const struct entry *e)
 {
-	size_t len = 1;
-	char *p;
+	const struct entry *x;
+	size_t n = 0, len;
+	static const struct entry **up;
+	static size_t up_cap;
 
-	for (const struct entry *x = e; x->parent != NULL; x = x->parent)
-		len += strlen(x->name) + 1;
-	if (len + 1 > pathbuf_size) {
-		pathbuf_size = len + 1 + 256;
-		pathbuf = xrealloc(pathbuf, pathbuf_size);
+	for (x = e; !(x->flags & EF_INPATH) && x->parent != NULL;
+	    x = x->parent) {
+		if (n == up_cap) {
+			up_cap = up_cap ? up_cap * 2 : 64;
+			up = xreallocarray(up, up_cap, sizeof(*up));
+		}
+		up[n++] = x;
 	}
-	p = pathbuf + len;
-	*p = '\0';
-	for (const struct entry *x = e; x->parent != NULL; x = x->parent) {
-		size_t n = strlen(x->name);
+	if (!(x->flags & EF_INPATH)) {
+		/* x is a root: start afresh. */
+		while (pdepth > 0)
+			((struct entry *)plevels[--pdepth].e)->flags &=
+			    (uint16_t)~EF_INPATH;
+		if (plevels_cap == 0) {
+			plevels_cap = 64;
+			plevels = xreallocarray(NULL, plevels_cap,
+			    sizeof(*plevels));
+		}
+		if (pathbuf_size < 2) {
+			pathbuf_size = 256;
+			pathbuf = xrealloc(pathbuf, pathbuf_size);
+		}
+		pathbuf[0] = '.';
+		plevels[0].e = x;
+		plevels[0].len = 1;
+		((struct entry *)x)->flags |= EF_INPATH;
+		pdepth = 1;
+	}
+	while (plevels[pdepth - 1].e != x)
+		((struct entry *)plevels[--pdepth].e)->flags &=
+		    (uint16_t)~EF_INPATH;
+	len = plevels[pdepth - 1].len;
+	while (n > 0) {
+		size_t nl;
 
-		p -= n;
-		memcpy(p, x->name, n);
-		*--p = '/';
+		x = up[--n];
+		nl = strlen(x->name);
+		if (len + nl + 2 > pathbuf_size) {
+			pathbuf_size = (len + nl + 2) * 2;
+			pathbuf = xrealloc(pathbuf, pathbuf_size);
+		}
+		pathbuf[len] = '/';
+		memcpy(pathbuf + len + 1, x->name, nl);
+		len += nl + 1;
+		if (pdepth == plevels_cap) {
+			plevels_cap *= 2;
+			plevels = xreallocarray(plevels, plevels_cap,
+			    sizeof(*plevels));
+		}
+		plevels[pdepth].e = x;
+		plevels[pdepth].len = len;
+		((struct entry *)x)->flags |= EF_INPATH;
+		pdepth++;
 	}
-	*--p = '.';
+	pathbuf[len] = '\0';
 	return pathbuf;
 }
 

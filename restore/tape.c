@@ -879,6 +879,14 @@ tape_truncated(void)
 	return !seen_end;
 }
 
+/* True when the input is known to have ended before the TS_END record,
+ * for a reader that stops early (-t reads only up to pass IV). */
+bool
+tape_cut_short(void)
+{
+	return hdr_synth && !seen_end;
+}
+
 /*
  * -Q and -A (restore/qfa.c): go straight to where inode ino is, at
  * position pos of volume vol (a byte offset, or a block number on a

@@ -5,9 +5,14 @@
  * Every directory is reached from the target directory one component at
  * a time with openat(O_NOFOLLOW | O_DIRECTORY): a symbolic link anywhere
  * on the way, whether made by this archive or found on disk, stops the
- * walk instead of being followed.  Questions are asked only when one must
- * be answered; with no terminal the answer is "no" and nothing is
- * printed about the missing terminal.
+ * walk instead of being followed.  The path of the directory last reached
+ * is kept, so that the next one is opened from the nearest directory the
+ * two share, and a tree walk costs one openat() per directory whatever its
+ * depth.  Only the deepest DIR_FDS levels keep a descriptor; a level above
+ * them is opened again through ".." of the level below, and used only if
+ * it is the very directory (device and inode) met on the way down.
+ * Questions are asked only when one must be answered; with no terminal
+ * the answer is "no" and nothing is printed about the missing terminal.
  */
 #include <err.h>
 #include <errno.h>
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "restore.h"
@@ -24,8 +30,22 @@
 
 int target_fd = -1;
 
-static struct entry *cached_dir;
-static int cached_fd = -1;
+/* Descriptors kept open along the path (plus the target's own). */
+#define DIR_FDS		32
+
+/* One level of the path: level 0 is the root of the tree (target_fd). */
+struct level {
+	struct entry *e;
+	dev_t dev;
+	ino_t ino;
+	int fd;			/* -1: closed */
+};
+
+static struct level *path;
+static size_t depth, path_cap;	/* levels in use */
+static size_t nopen;		/* open descriptors at levels >= 1 */
+static struct entry **chain;	/* entries still to open, deepest first */
+static size_t chain_cap;
 
 void
 msg_verbose(const char *fmt, ...)
@@ -101,85 +121,198 @@ target_open(void)
 		err(R_ERROR, "cannot open the current directory");
 }
 
-/* A new descriptor for directory entry d, walked from the target. */
-int
-dir_open_new(const struct entry *d)
+static void
+chain_push(size_t n, struct entry *e)
 {
-	const struct entry *chain[64];
-	const struct entry **path = chain;
-	size_t n = 0, cap = sizeof(chain) / sizeof(chain[0]);
-	int fd;
-
-	for (const struct entry *x = d; x->parent != NULL; x = x->parent) {
-		if (n == cap) {
-			const struct entry **np = xreallocarray(NULL, cap * 2,
-			    sizeof(*np));
-
-			memcpy(np, path, n * sizeof(*np));
-			if (path != chain)
-				free(path);
-			path = np;
-			cap *= 2;
-		}
-		path[n++] = x;
+	if (n == chain_cap) {
+		chain_cap = chain_cap ? chain_cap * 2 : 64;
+		chain = xreallocarray(chain, chain_cap, sizeof(*chain));
 	}
-	fd = dup(target_fd);
-	while (fd >= 0 && n > 0) {
-		const struct entry *x = path[--n];
-		int next = openat(fd, x->name, O_RDONLY | O_DIRECTORY |
+	chain[n] = e;
+}
+
+/* Close and forget the deepest level; with keep, the level above it gets
+ * a descriptor again (through "..") if it had lost its own. */
+static void
+path_pop(bool keep)
+{
+	struct level *l = &path[depth - 1], *up = &path[depth - 2];
+
+	if (keep && up->fd < 0 && l->fd >= 0) {
+		int fd = openat(l->fd, "..", O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
 
-		if (next < 0) {
-			int e = errno;
-
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == up->dev &&
+		    st.st_ino == up->ino) {
+			up->fd = fd;
+			nopen++;
+		} else if (fd >= 0)
 			(void)close(fd);
-			errno = e == ELOOP ? ELOOP : e;
-			fd = -1;
-			break;
-		}
-		(void)close(fd);
-		fd = next;
+		/* Else up stays closed: path_reach() starts again from the
+		 * top. */
 	}
-	if (path != chain)
-		free(path);
+	if (l->fd >= 0) {
+		(void)close(l->fd);
+		nopen--;
+	}
+	l->e->flags &= (uint16_t)~EF_ONPATH;
+	depth--;
+}
+
+static void
+path_reset(struct entry *root)
+{
+	while (depth > 1)
+		path_pop(false);
+	if (path_cap == 0) {
+		path_cap = 64;
+		path = xreallocarray(NULL, path_cap, sizeof(*path));
+	}
+	if (depth == 1)
+		path[0].e->flags &= (uint16_t)~EF_ONPATH;
+	path[0].e = root;
+	path[0].fd = target_fd;
+	root->flags |= EF_ONPATH;
+	depth = 1;
+}
+
+/* Open e below the deepest level and make it the deepest level. */
+static int
+path_push(struct entry *e)
+{
+	struct level *l;
+	struct stat st;
+	int fd = openat(path[depth - 1].fd, e->name, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+
+		(void)close(fd);
+		errno = err;
+		return -1;
+	}
+	if (depth == path_cap) {
+		path_cap *= 2;
+		path = xreallocarray(path, path_cap, sizeof(*path));
+	}
+	if (nopen == DIR_FDS) {
+		/* Give up the shallowest open level (never level 0). */
+		size_t i = depth - DIR_FDS;
+
+		(void)close(path[i].fd);
+		path[i].fd = -1;
+		nopen--;
+	}
+	l = &path[depth++];
+	l->e = e;
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	l->fd = fd;
+	nopen++;
+	e->flags |= EF_ONPATH;
 	return fd;
 }
 
-/* A cached descriptor for directory entry d (do not close it); -1 with
- * a message (once per directory) when it cannot be reached. */
+/*
+ * The descriptor of directory d (owned here: valid until the next call),
+ * or -1 with errno set and *failed the entry that could not be opened
+ * (NULL when d lies below a directory that failed before, EF_BAD).
+ */
+static int
+path_reach(struct entry *d, struct entry **failed)
+{
+	struct entry *x = d;
+	size_t n = 0;
+
+	*failed = NULL;
+	if (depth > 0 && path[0].fd != target_fd)
+		dir_cache_drop();	/* another target (-i, -C) */
+	for (; !(x->flags & EF_ONPATH) && x->parent != NULL; x = x->parent) {
+		if (x->flags & EF_BAD) {
+			/* Remember for next time that all of these fail. */
+			for (size_t i = 0; i < n; i++)
+				chain[i]->flags |= EF_BAD;
+			errno = ENOENT;
+			return -1;
+		}
+		chain_push(n++, x);
+	}
+	if (!(x->flags & EF_ONPATH))
+		path_reset(x);		/* x is the root of the tree */
+	while (path[depth - 1].e != x)
+		path_pop(true);
+	if (path[depth - 1].fd < 0) {
+		/* ".." failed: the levels above are walked again. */
+		for (x = path[depth - 1].e; x->parent != NULL; x = x->parent)
+			chain_push(n++, x);
+		path_reset(x);
+	}
+	while (n > 0) {
+		struct entry *e = chain[--n];
+
+		if (path_push(e) < 0) {
+			int err = errno;
+
+			e->flags |= EF_BAD;
+			while (n > 0)
+				chain[--n]->flags |= EF_BAD;
+			*failed = e;
+			errno = err;
+			return -1;
+		}
+	}
+	return path[depth - 1].fd;
+}
+
+/* A new descriptor for directory entry d, walked from the target. */
+int
+dir_open_new(struct entry *d)
+{
+	struct entry *failed;
+	int fd = path_reach(d, &failed);
+
+	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
+/* A descriptor for directory entry d, valid until the next call here (do
+ * not close it); -1 with a message, once per directory that cannot be
+ * reached, naming that directory. */
 int
 dir_get(struct entry *d)
 {
-	int fd;
+	struct entry *failed;
+	int fd = path_reach(d, &failed);
 
-	if (d == cached_dir)
-		return cached_fd;
-	if (d->flags & EF_BAD)
-		return -1;
-	fd = dir_open_new(d);
-	if (fd < 0) {
-		if (errno == ELOOP || errno == ENOTDIR)
-			warnx("%s: not a directory (a symbolic link?), "
-			    "refusing to write through it", sym_path(d));
-		else
-			warn("%s: cannot open directory", sym_path(d));
-		d->flags |= EF_BAD;
-		return -1;
-	}
-	if (cached_fd >= 0)
-		(void)close(cached_fd);
-	cached_dir = d;
-	cached_fd = fd;
-	return fd;
+	if (fd >= 0 || failed == NULL)
+		return fd;
+	if (errno == ELOOP || errno == ENOTDIR)
+		warnx("%s: not a directory (a symbolic link?), refusing to "
+		    "write through it", sym_path(failed));
+	else
+		warn("%s: cannot open directory", sym_path(failed));
+	return -1;
+}
+
+/* Like dir_get(), silent: *failed is the directory newly found missing
+ * (to report once), NULL if the failure is an old one. */
+int
+dir_get_quiet(struct entry *d, struct entry **failed)
+{
+	return path_reach(d, failed);
 }
 
 void
 dir_cache_drop(void)
 {
-	if (cached_fd >= 0)
-		(void)close(cached_fd);
-	cached_fd = -1;
-	cached_dir = NULL;
+	while (depth > 1)
+		path_pop(false);
+	if (depth == 1)
+		path[0].e->flags &= (uint16_t)~EF_ONPATH;
+	depth = 0;
 }
 
 /* Path through which lsetxattr/lgetxattr reach name inside dirfd without
