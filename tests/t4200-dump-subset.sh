@@ -14,9 +14,10 @@ system) print the 0.4b47 messages and exit 1 before any output.'
 
 CMPDUMP="$PYTHON $HELPERS/cmpdump.py"
 
-# mask: dates in messages and listings, and the name of the program.
+# mask: dates in messages and listings, the name of the program, and the
+# line 0.4b47 does not print (no_flush_line).
 mask() {
-	sed -e 's/[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [0-9][0-9][0-9][0-9]/DATE/g' \
+	no_flush_line | sed -e 's/[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9] [0-9][0-9][0-9][0-9]/DATE/g' \
 	    -e "s|^$DUMP:|dump:|" -e "s|^$ORACLE_DUMP:|dump:|" \
 	    -e "s/\.ours\$/.OUT/" -e "s/\.ref\$/.OUT/" \
 	    -e "s/\.ours)\$/.OUT)/" -e "s/\.ref)\$/.OUT)/" \
