@@ -1,6 +1,6 @@
 #!/bin/sh
 # media-bench.sh - compressed dumps, ours against dump 0.4b47 side by side
-# in one run (issue 5): -z6 and -j level 0 dumps of a compressible tree
+# in one run: -z6 and -j level 0 dumps of a compressible tree
 # (about half random bytes, half text: words, log lines, numbers).
 #
 #  1. to a file: wall, cpu, output size, compression ratio (dump's

@@ -1,6 +1,6 @@
 #!/bin/sh
 # remote-bench.sh - dump to a remote file through rmt over a link with
-# latency (issue 6): our dump (pipelined W requests with our rmt) against
+# latency: our dump (pipelined W requests with our rmt) against
 # dump 0.4b47 run as rdump, both writing through our rmt, side by side at
 # 0, 2 and 10 ms round trip.  The link is bench/delayline.c (built here):
 # it relays both byte streams, holding every chunk half the round trip in

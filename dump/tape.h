@@ -19,7 +19,7 @@
 #include "dumprestore.h"
 
 /*
- * Every field added after issue 2 is off when zero, so a caller that
+ * Every field added after the first version is off when zero, so a caller that
  * memsets the structure and sets only the first five gets a single
  * uncompressed volume as before.
  */

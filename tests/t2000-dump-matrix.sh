@@ -16,7 +16,7 @@ export IMAGE_PREALLOC
 KINDS=${KINDS:-ext2 ext3 ext4 ext4-1k ext4-inline ext4-csum64}
 LONGNAME=names/$(printf 'L%.0s' $(seq 1 251)).txt
 
-# dump 0.4b47 writes no microseconds; ours does (issue 2).
+# dump 0.4b47 writes no microseconds; ours does.
 if test_have_prereq DUMP_IS_ORACLE
 then
 	MT=s

@@ -71,7 +71,7 @@ test_expect_success OURDUMP,MKE2FS,ORACLE '-f - stream is read by restore 0.4b47
 	grep "/f6\$" list && grep "/d/one\$" list
 '
 
-# End of media asks for the next volume on /dev/tty (issue 5); setsid
+# End of media asks for the next volume on /dev/tty; setsid
 # leaves dump without a terminal, so it aborts there as 0.4b47 does.
 test_expect_success OURDUMP,MKE2FS,SETSID 'output disk full (/dev/full): End of tape, no terminal, exit 3' '
 	test_expect_code_3() { "$@"; test $? -eq 3; } &&

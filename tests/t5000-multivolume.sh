@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='dump -B/-M/-f a,b: multi-volume archives (issue 5)
+test_description='dump -B/-M/-f a,b: multi-volume archives
 
 Our dump splits the archive into volumes by -B size (a list, the last
 value repeating), names them with -M (<name>001, ...) or from a -f list,

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='dump and restore on a tape drive (emulated, issue 5)
+test_description='dump and restore on a tape drive (emulated)
 
 No tape drive exists here: helpers/faketape.c, preloaded, makes every
 file named *.tape behave as an st drive (character device, MTIOCGET, one

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='dump -z/-j/-y: compressed archives (issue 5)
+test_description='dump -z/-j/-y: compressed archives
 
 Record framing of tape-format.md 15: the first record raw, then a 4-byte
 prefix and payload per record; a record that does not shrink below
