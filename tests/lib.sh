@@ -339,6 +339,14 @@ image_detach() {
 	mv "$LIB_STATE/loops.new" "$LIB_STATE/loops"
 }
 
+# disk_readable DEV: DEV readable by group disk (root:disk 0660) for the
+# current check only; its group and mode come back with the cleanup.
+disk_readable() {
+	dr_mode=$(stat -c %a "$1") && dr_group=$(stat -c %g "$1") &&
+	test_when_finished "chgrp $dr_group $1; chmod $dr_mode $1" &&
+	chgrp disk "$1" && chmod 660 "$1"
+}
+
 # no_flush_line: standard input without the line our dump prints before
 # it reads a mounted file system ("  DUMP: DEV is mounted on DIR:
 # flushing it to disk first (syncfs)"), which 0.4b47 does not print: for

@@ -165,9 +165,7 @@ test_expect_success ROOT,LOOP,OURDUMP,ORACLE,!DUMP_IS_ORACLE 'operand: the image
 
 test_expect_success ROOT,LOOP,OURDUMP,ORACLE 'a user in group disk (not root) can dump a readable device' '
 	disk_gid=$(getent group disk | cut -d: -f3) && test -n "$disk_gid" &&
-	old_mode=$(stat -c %a "$dev") && old_group=$(stat -c %g "$dev") &&
-	test_when_finished "chgrp $old_group $dev; chmod $old_mode $dev" &&
-	chgrp disk "$dev" && chmod 660 "$dev" &&
+	disk_readable "$dev" &&
 	setpriv --reuid 65534 --regid "$disk_gid" --clear-groups \
 		"$DUMP" -0 -f - -D /nonexistent/dumpdates "$dev" >user.dump 2>user.err &&
 	grep "DUMP IS DONE" user.err &&

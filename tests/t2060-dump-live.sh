@@ -48,9 +48,8 @@ live_case() {
 	mke2fs -q -F -t ext4 -b "$lc_bs" "$lc_name.img" &&
 	lc_dev=$(image_attach "$lc_name.img") &&
 	image_mount "$lc_dev" "$lc_mnt" &&
-	lc_mode=$(stat -c %a "$lc_dev") && lc_group=$(stat -c %g "$lc_dev") &&
-	test_when_finished "image_umount $lc_mnt; rmdir $lc_mnt; chgrp $lc_group $lc_dev; chmod $lc_mode $lc_dev; image_detach $lc_dev" &&
-	chgrp disk "$lc_dev" && chmod 660 "$lc_dev" &&
+	test_when_finished "image_umount $lc_mnt; rmdir $lc_mnt; image_detach $lc_dev" &&
+	disk_readable "$lc_dev" &&
 	head -c 3145728 /dev/urandom >"$lc_mnt/f" && sync &&
 	dd if="$lc_dev" of=/dev/null bs=1M 2>/dev/null &&
 	head -c 3145728 /dev/urandom >"$lc_name.new" &&

@@ -32,12 +32,6 @@ fi
 # command, so that CMD & gives the pid of CMD itself).
 as_backup="setpriv --reuid=34 --regid=34 --groups=$disk_gid"
 
-# disk_dev: $dev readable by group disk, for the current check only.
-disk_dev() {
-	test_when_finished "chgrp $dev_group $dev && chmod $dev_mode $dev" &&
-	chgrp disk "$dev" && chmod 660 "$dev"
-}
-
 # debian_dd DIR: DIR (root:root 0755) holding DIR/dd (root:disk 0664)
 # with the lines on standard input.
 debian_dd() {
@@ -113,12 +107,11 @@ wait_blocked() {
 
 test_expect_success ROOT,LOOP 'setup: a small file system on a loop device' '
 	truncate -s 16M fs.img && mkfs.ext4 -q -F fs.img &&
-	dev=$(image_attach fs.img) &&
-	dev_mode=$(stat -c %a "$dev") && dev_group=$(stat -c %g "$dev")
+	dev=$(image_attach fs.img)
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURDUMP,BACKUP 'as backup: -u rewrites the file in place, as 0.4b47 does' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	printf "%s\n" "LABEL=other 0 $OLD" | debian_dd ours &&
 	printf "%s\n" "LABEL=other 0 $OLD" | debian_dd ref &&
 	ino=$(stat -c %i ours/dd) &&
@@ -155,7 +148,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP 'as root: owner, group and mode sta
 '
 
 test_expect_success ROOT,LOOP,OURDUMP,BACKUP 'as backup after a root -u: still works' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	$as_backup "$DUMP" -1 -u -D "$PWD/ours/dd" -f /dev/null "$dev" 2>b2.err &&
 	grep "DUMP IS DONE" b2.err &&
 	grep "^$dev 1 $DATE_RE +0000$" ours/dd &&
@@ -201,7 +194,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP 'a missing file is made empty with 
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURDUMP,BACKUP 'as backup, a file it cannot write or create: message and status of 0.4b47' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	echo "$dev 0 $OLD" | debian_dd ro && chmod 644 ro/dd &&
 	for f in ro/dd ro/missing
 	do
@@ -216,7 +209,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP,BACKUP 'as backup, a file it cannot
 '
 
 test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'a dump that waited while the file was replaced records into the new file' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	echo "$dev 0 $OLD" | debian_dd re &&
 	printf "%s\n" "$dev 0 $OLD" "LABEL=new 0 $OLD" >re/new &&
 	chown root:disk re/new && chmod 664 re/new &&
@@ -229,7 +222,7 @@ test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'a dump that waited while th
 '
 
 test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'two dumps waiting for the lock (root and backup): both recorded' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	echo "$dev 0 $OLD" | debian_dd two &&
 	start_dump two3 "$DUMP" -3 -u -D "$PWD/two/dd" && p3=$pid &&
 	start_dump two4 $as_backup "$DUMP" -4 -u -D "$PWD/two/dd" && p4=$pid &&
@@ -244,7 +237,7 @@ test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'two dumps waiting for the l
 '
 
 test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'a dump killed while it waits for the lock changes nothing' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	echo "$dev 0 $OLD" | debian_dd kw && cp kw/dd before &&
 	start_dump kw $as_backup "$DUMP" -1 -u -D "$PWD/kw/dd" && p=$pid &&
 	start_locker kw/dd && drain kw &&
@@ -259,7 +252,7 @@ test_expect_success ROOT,LOOP,OURDUMP,BACKUP,PYTHON 'a dump killed while it wait
 # written (the old length, blanks at the end), then once the file is cut
 # to the new length (the last newline still a blank).
 test_expect_success ROOT,LOOP,ORACLE,OURDUMP,BACKUP,STRACE 'killed in the middle of an in-place rewrite: whole records only' '
-	disk_dev &&
+	disk_readable "$dev" &&
 	pad=$(printf "%40s" "") &&
 	for inject in ftruncate:signal=KILL pwrite64:signal=KILL:when=2
 	do
