@@ -302,6 +302,20 @@ test_done() {
 	exit 1
 }
 
+# ---- the machine's shared state ------------------------------------------
+# test_lock_system: hold the machine-wide test lock until the script ends.
+# A script that changes what the whole machine sees (installed packages,
+# /sbin/dump, users, system services) calls it before its first such
+# change, so that no two of them run at once: not under the parallel
+# `make check`, and not from two work trees on one machine. The lock is
+# an flock(1) on a file in /run/lock; the kernel drops it when we exit.
+test_lock_system() {
+	lib_lockdir=/run/lock
+	test -d "$lib_lockdir" && test -w "$lib_lockdir" || lib_lockdir=${TMPDIR:-/tmp}
+	exec 8>>"$lib_lockdir/dump-tests.system.lock" || return 1
+	flock 8
+}
+
 # ---- images, loops, mounts, manifests -----------------------------------
 # image_attach IMG: attach IMG read-write to a free loop device, print it.
 image_attach() {
