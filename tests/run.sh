@@ -1,7 +1,15 @@
 #!/bin/sh
-# tests/run.sh [SCRIPT...] - run the test scripts one after the other
-# (all tests/t[0-9]*.sh by default), show each script's result lines and
-# end with the single line "N passed, N failed, N skipped".
+# tests/run.sh [-j JOBS] [SCRIPT...] - run the test scripts (all
+# tests/t[0-9]*.sh by default), JOBS of them at a time, show each
+# script's result lines as it finishes and end with the single line
+# "N passed, N failed, N skipped".
+#
+# JOBS: -j, else $TEST_JOBS, else the number of processors. The scripts
+# are independent: each has its own trash directory, loop devices and
+# mounts, and the few that change the machine itself (packages,
+# /sbin/dump) serialise themselves with test_lock_system (lib.sh). The
+# longest scripts start first (tests/durations) so that no long script is
+# left alone at the end.
 #
 # Counting (see tests/README): "ok" = passed; "ok ... # skip" = skipped
 # (missing prerequisite or known upstream defect of dump 0.4b47);
@@ -10,37 +18,90 @@
 # non-zero without any "not ok" line (it crashed) counts as one failure.
 # Exit status: 0 when nothing failed, 1 otherwise.
 here=$(cd "$(dirname "$0")" && pwd)
-if test $# = 0
-then
-	set -- "$here"/t[0-9]*.sh
-fi
-passed=0 failed=0 skipped=0
-out=$(mktemp "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-for script
-do
-	test -f "$script" || continue
-	name=$(basename "$script")
-	echo "*** $name"
+
+# run_one RESULTS SCRIPT: run one script into RESULTS/NAME.out, count its
+# lines into RESULTS/NAME.count and print its block in one piece.
+run_one() {
+	name=$(basename "$2" .sh)
 	started=$(date +%s)
 	# A hung script must not eat the whole CI run: each gets a time
 	# limit (SCRIPT_TIMEOUT seconds, default 1200) and counts as failed
 	# when it is killed.  Each runs in a session of its own, without a
 	# controlling terminal, so that no program under test can stop to ask
 	# a question on the developer's /dev/tty.
-	setsid -w timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$script" </dev/null >"$out" 2>&1
+	setsid -w timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$2" \
+		</dev/null >"$1/$name.out" 2>&1
 	rc=$?
-	sed 's/^/    /' "$out"
-	p=$(grep -c '^ok [0-9]* - ' "$out")
-	s=$(grep -c '^ok [0-9]* # skip' "$out")
-	f=$(grep -c '^not ok [0-9]*' "$out")
+	p=$(grep -c '^ok [0-9]* - ' "$1/$name.out")
+	s=$(grep -c '^ok [0-9]* # skip' "$1/$name.out")
+	f=$(grep -c '^not ok [0-9]*' "$1/$name.out")
 	if test "$rc" != 0 && test "$f" = 0
 	then
-		echo "    not ok - $name exited with status $rc"
+		echo "not ok - $name.sh exited with status $rc" >>"$1/$name.out"
 		f=1
 	fi
-	echo "    ($(( $(date +%s) - started )) s)"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-done
+	echo "$p $s $f $(( $(date +%s) - started ))" >"$1/$name.count"
+	{
+		flock 9
+		echo "*** $name.sh"
+		sed 's/^/    /' "$1/$name.out"
+		echo "    ($(( $(date +%s) - started )) s)"
+	} 9>>"$1/print.lock"
+}
+
+if test "${1:-}" = --one
+then
+	run_one "$2" "$3"
+	exit 0
+fi
+
+jobs=${TEST_JOBS:-}
+if test "${1:-}" = -j
+then
+	jobs=$2
+	shift 2
+fi
+case "$jobs" in
+''|*[!0-9]*|0) jobs=$(nproc 2>/dev/null || echo 1) ;;
+esac
+if test $# = 0
+then
+	set -- "$here"/t[0-9]*.sh
+fi
+
+results=$(mktemp -d "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
+trap 'rm -rf "$results"' EXIT
+trap 'exit 130' INT TERM
+
+# Longest first: "SECONDS PATH" for every script that exists (unknown
+# ones count as long: better started early than found late), sorted.
+for script
+do
+	test -f "$script" || continue
+	name=$(basename "$script" .sh)
+	secs=$(awk -v n="$name" '$1 == n { print $2 }' "$here/durations" 2>/dev/null)
+	echo "${secs:-600} $script"
+done | sort -k1,1nr -k2 | cut -d' ' -f2- >"$results/order"
+
+started=$(date +%s)
+echo "running $(wc -l <"$results/order") script(s), $jobs at a time"
+tr '\n' '\0' <"$results/order" |
+	xargs -0 -n 1 -P "$jobs" sh "$here/run.sh" --one "$results"
+
+passed=0 failed=0 skipped=0 failures=
+while read -r script
+do
+	name=$(basename "$script" .sh)
+	if test -f "$results/$name.count"
+	then
+		read -r p s f secs <"$results/$name.count"
+	else
+		p=0 s=0 f=1
+	fi
+	passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + f))
+	test "$f" = 0 || failures="$failures $name.sh"
+done <"$results/order"
+test -z "$failures" || echo "failed in:$failures"
+echo "wall time $(( $(date +%s) - started )) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 test "$failed" = 0
