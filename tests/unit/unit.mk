@@ -12,7 +12,7 @@
 #   t-rmt.c       rmt server (rmt/) and client (common/) over a socketpair
 # Included by tests/Makefile after its default target.
 UNIT_PROGS = unit/t-spcl unit/t-compress unit/t-itime unit/t-options \
-	unit/t-rmt
+	unit/t-dirs unit/t-rmt
 
 UNIT_CPPFLAGS = -I$(srcdir)/unit -I$(top_srcdir)/dump \
 	-I$(top_srcdir)/restore -I$(top_srcdir)/rmt
