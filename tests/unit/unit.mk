@@ -7,7 +7,6 @@
 #   t-compress.c  record codecs both ways and the compressed-record prefix
 #   t-itime.c     dumpdates dates, reading and -u rewriting (dump/itime.c)
 #   t-options.c   dump's command line, key letters included (dump/options.c)
-#   t-dirconv.c   ext2 directory -> archive directory image (dump/dirconv.c)
 #   t-dirs.c      restore's directory records, name checks, path handling
 #   t-rmt.c       rmt server (rmt/) and client (common/) over a socketpair
 # Included by tests/Makefile after its default target.
@@ -56,10 +55,6 @@ unit/t-itime: unit/t-itime.o unit/unit.o unit/dumpstubs.o $(UNIT_D)/itime.o \
 
 unit/t-options: unit/t-options.o unit/unit.o unit/dumpstubs.o \
 		$(UNIT_D)/options.o $(UNIT_D)/itime.o $(UNIT_D)/optr.o $(LIBCOMMON)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS) \
-	    $(EXT2FS_LIBS)
-
-unit/t-dirconv: unit/t-dirconv.o unit/unit.o $(UNIT_D)/dirconv.o $(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS) \
 	    $(EXT2FS_LIBS)
 
