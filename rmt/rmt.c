@@ -1,5 +1,5 @@
 /*
- * rmt.c - the remote tape server: `rmt [-c ignored] [debug-file]`.
+ * rmt.c - the command loop of the remote tape server (main.c starts it).
  *
  * One loop reads a command letter from stdin, reads that command's
  * argument lines, performs it on the open device (rmtops.c) and sends one
@@ -19,11 +19,9 @@
  * an unknown command letter (3), no memory (4), or a reply that cannot be
  * written (RMT_LOST_CLIENT).
  */
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -493,36 +491,13 @@ cmd_version(void)
 	rmtio_reply(RMT_PROTOCOL_VERSION);
 }
 
-/*
- * Make sure descriptors 0-2 exist, so that the debug log or the device
- * can never become "stdout" and receive replies.
- */
-static void
-guard_std_fds(void)
-{
-	int fd;
-
-	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", O_RDWR) < 0)
-			exit(RMT_LOST_CLIENT);
-}
-
-int
-main(int argc, char **argv)
+/* The command loop; ends the process at end of input or on a fatal
+ * request (see the top). */
+void
+rmt_serve(void)
 {
 	int c;
 
-	guard_std_fds();
-	/* A vanished client must show up as a failed write, not a signal. */
-	signal(SIGPIPE, SIG_IGN);
-	/* "-c <command>": we were started as a login shell. */
-	if (argc > 2 && strcmp(argv[1], "-c") == 0) {
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc > 1 && rmtio_open_log(argv[1]) < 0)
-		err(RMT_BAD_DEBUG, "%s", argv[1]);
 	for (;;) {
 		c = rmtio_getc();
 		if (c < 0)

@@ -1,6 +1,7 @@
 /*
  * rmt.h - declarations shared by the files of the rmt server.
  *
+ * main.c    the process: standard descriptors, SIGPIPE, the debug log
  * rmt.c     the command loop: reads one request, parses its arguments,
  *           calls the device layer and sends one reply
  * rmtio.c   the byte streams: buffered request input, reply output, the
@@ -44,6 +45,9 @@
 
 /* Debug log bookkeeping counts records in KiB units. */
 #define RMT_KIB_SHIFT	10
+
+/* ---- rmt.c ---- */
+void rmt_serve(void) __attribute__((noreturn));
 
 /* ---- rmtio.c ---- */
 int rmtio_open_log(const char *path);
