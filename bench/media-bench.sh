@@ -15,7 +15,7 @@
 #     Each implementation meets the same device; its D is its own output
 #     size over RATE.  Target: ours within 10% of max(C, D).
 #
-# dump 0.4b47 ignores the level (cli.md: -zN and -jN are always level 2),
+# dump 0.4b47 ignores the level (doc/format.md 11.3: -zN and -jN are always level 2),
 # so its "-z6" is zlib level 2 while ours is level 6: smaller output for
 # more cpu.  The -z2 row compares like with like; -j is level 2 on both.
 #

@@ -3,8 +3,8 @@
  *
  * Every constant, record type, flag and header field of the dump archive
  * lives here and nowhere else; dump, restore and the test helpers include
- * this file.  The layout is that of dump 0.4b47 (see the project's
- * spec/tape-format.md): 1024-byte tape blocks, native byte order, a
+ * this file.  The layout is that of dump 0.4b47 (see
+ * doc/format.md): 1024-byte tape blocks, native byte order, a
  * 1024-byte header whose 256 32-bit words sum to CHECKSUM.
  */
 #ifndef DUMPRESTORE_H
@@ -49,7 +49,7 @@
 /* Header flags (c_flags). */
 #define DR_NEWHEADER		0x0001	/* TS_TAPE of each volume */
 #define DR_NEWINODEFMT		0x0002	/* every header: 32-bit uid/gid */
-#define DR_INODEINFO		0x0002	/* c_inos table (same bit, see spec) */
+#define DR_INODEINFO		0x0002	/* c_inos table (same bit, doc/format.md 2.4) */
 #define DR_COMPRESSED		0x0080	/* records after the first compressed */
 #define DR_METAONLY		0x0100	/* inode without its data (-m) */
 #define DR_EXTATTRIBUTES	0x8000	/* an extended-attribute record */
@@ -60,7 +60,7 @@
 #define EXT_MACOSRESFORK	2
 #define EXT_XATTR		3
 
-/* Compression methods in the record prefix (tape-format.md 15). */
+/* Compression methods in the record prefix (doc/format.md 11.2). */
 #define COMPRESS_ZLIB	0
 #define COMPRESS_BZLIB	1
 #define COMPRESS_LZO	2

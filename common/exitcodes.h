@@ -1,6 +1,6 @@
 /*
  * exitcodes.h - named exit statuses of dump, restore and rmt
- * (values as dump 0.4b47 uses them; spec/cli.md).
+ * (values as dump 0.4b47 uses them; EXIT STATUS in the manual pages).
  */
 #ifndef EXITCODES_H
 #define EXITCODES_H

@@ -1,6 +1,6 @@
 /*
  * rmtclient.c - the client side of the remote tape protocol, as dump
- * and restore 0.4b47 speak it (spec rmt-protocol.md 1-4).
+ * and restore 0.4b47 speak it (doc/rmt-protocol.md 1-4).
  *
  * A name is remote when a ':' comes before any '/'.  The server is
  * started as "$RSH host -l user $RMT" on a pair of pipes.  0.4b47 uses

@@ -3,7 +3,7 @@
  *
  * Checksums are computed over 256 32-bit words with wrap-around, using
  * fixed-width types so the result never depends on the size of int.
- * The swap pattern of a header is that of tape-format.md 16: the 528
+ * The swap pattern of a header is that of doc/format.md 12: the 528
  * bytes of c_addr + c_label and the 192 bytes of names are byte strings
  * and stay as they are.
  */

@@ -1,5 +1,5 @@
 /*
- * ask.c - the operator's yes/no questions of dump (cli.md 1.5).
+ * ask.c - the operator's yes/no questions of dump (dump.8, OPERATOR INTERACTION).
  *
  * Questions go to stderr with the "  DUMP: " prefix of every message;
  * answers come from /dev/tty, never from standard input, which may be

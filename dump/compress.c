@@ -2,7 +2,7 @@
  * compress.c - the record codecs of dump's -z, -j and -y options.
  *
  * A slave compresses each record of ntrec tape blocks as one unit
- * (tape-format.md 15): zlib as compress2() does it, bzip2 with
+ * (doc/format.md 11): zlib as compress2() does it, bzip2 with
  * BZ2_bzBuffToBuffCompress(block size = level, verbosity 0, work factor
  * 30), LZO with lzo1x_1_compress().  The output buffer is bounded by the
  * caller (record size - 16): a record that does not shrink that much,

@@ -92,7 +92,7 @@ struct dump_maps {
 	uint8_t *dirs;			/* candidate directories */
 	uint8_t *excluded;		/* -e/-E, nodump, journal, resize */
 	uint8_t *metaonly;		/* -m: inode without its data */
-	uint64_t estimate;		/* tape blocks, behaviour.md 2 */
+	uint64_t estimate;		/* tape blocks, as 0.4b47 estimates */
 };
 
 static inline int map_test(const uint8_t *m, ext2_ino_t ino)
@@ -162,8 +162,8 @@ void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	     const struct tape_dinode *d);
 
 /* Subset dumps: named files and directories of one mounted ext2/3/4
- * file system instead of the whole of it (cli.md 1.3 step 5,
- * behaviour.md 1.3).  fsopen.c decides from the first operand whether
+ * file system instead of the whole of it (dump.8, DESCRIPTION).
+ * fsopen.c decides from the first operand whether
  * the dump is a subset and fills struct dump_subset; subset.c turns all
  * operands into the map of inodes pass I may visit; traverse.c runs the
  * passes over that map only. */

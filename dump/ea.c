@@ -1,5 +1,5 @@
 /*
- * ea.c - extended-attribute records of one inode (tape-format.md 10).
+ * ea.c - extended-attribute records of one inode (doc/format.md 8).
  *
  * After an inode's data come up to two EA records: the in-inode
  * attributes (the ibody after i_extra_isize, its magic replaced by

@@ -1,7 +1,7 @@
 /*
  * fsopen.c - turn the FILESYSTEM operand into an open ext2/3/4 file system.
  *
- * The operand is resolved as cli.md 1.3 describes: LABEL=/UUID= through
+ * The operand is resolved as dump.8 describes it: LABEL=/UUID= through
  * libblkid, then the mount table (/proc/self/mounts, then /etc/fstab)
  * matching mount point or device, also with the name made absolute.
  * Unlike 0.4b47 a regular file holding an ext2/3/4 image is dumped as a
@@ -232,7 +232,7 @@ static char *absolute_name(const char *name, int exists)
 }
 
 /*
- * Decide whether o->operand names a subset (cli.md 1.3 step 5): not a
+ * Decide whether o->operand names a subset (dump.8, DESCRIPTION): not a
  * file system of the mount tables, not a device, not an image, but a
  * file or directory (existing or not) below the mount point of a
  * mounted ext2/3/4 file system.  Quiet: errors are fsopen_resolve's.

@@ -1,5 +1,5 @@
 /*
- * itime.c - the dumpdates file (dumpdates.md).
+ * itime.c - the dumpdates file (doc/dumpdates.md).
  *
  * Reading picks the base date of a level-N dump: the latest record of
  * the same identifier (the operand as given) with a lower level.  A line
@@ -55,7 +55,7 @@ static long num_at(const char *s, size_t col)
 	return strtol(s + col, NULL, 10);
 }
 
-/* Parse the date part of a line (dumpdates.md 3, step 4 and 5); also
+/* Parse the date part of a line (doc/dumpdates.md 2.4, steps 3 to 5); also
  * the -T argument, which has the same syntax. */
 int itime_parse_date(const char *s, time_t *out)
 {

@@ -29,7 +29,7 @@
 
 #define BYTES_PER_MB	(1024.0 * 1024.0)
 #define RATIO_ROUND	0.0005		/* 0.4b47 rounds the ratio up */
-/* Tape-length estimate (behaviour.md 2): densities in bytes per 0.1",
+/* Tape-length estimate, as 0.4b47's: densities in bytes per 0.1",
  * lengths in feet, inter-record gaps in 0.1". */
 #define BPI_PER_DENSITY		10
 #define DEFAULT_DENSITY		160.0	/* 1600 bpi 9-track */
@@ -254,7 +254,7 @@ static double tapes_by_size(const struct dump_opts *o, uint64_t est)
 /*
  * -c/-d/-s: tape used by the data at the density plus one gap per
  * record, over the tape length; density in bytes per 0.1", lengths in
- * 0.1" (behaviour.md 2).  The cartridge gap is fractional there, unlike
+ * 0.1", as 0.4b47 computes it.  The cartridge gap is fractional there, unlike
  * the whole tenths the writer counts per record.
  */
 static double tapes_by_length(const struct dump_opts *o, uint64_t est)
@@ -281,7 +281,7 @@ static double tapes_by_length(const struct dump_opts *o, uint64_t est)
 /*
  * "estimated N blocks." or, when volumes end by size or tape length,
  * "estimated N blocks on X.XX tape(s).", N then counting the header and
- * maps each further volume adds (behaviour.md 2).
+ * maps each further volume adds (as 0.4b47 counts).
  */
 static void estimate_message(const struct dump_opts *o,
 			     const struct dump_maps *maps)

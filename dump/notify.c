@@ -1,5 +1,5 @@
 /*
- * notify.c - dump -n: tell the operators on their terminals (cli.md 1.5).
+ * notify.c - dump -n: tell the operators on their terminals (dump.8, OPERATOR INTERACTION).
  *
  * The operators are the members of group "operator" who are logged in
  * (utmp).  Each of their terminals gets a short banner and the message;

@@ -492,7 +492,7 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 		o->operands[c] = argv[optind + c];
 }
 
-/* One trailing '/' is cut (cli.md 1.3), except from "/" and LABEL=/. */
+/* One trailing '/' is cut (doc/dumpdates.md 2.1), except from "/" and LABEL=/. */
 static void trim_operand(char *s)
 {
 	size_t len = strlen(s);

@@ -1,6 +1,6 @@
 /*
  * qfa.c - the QFA position file (-Q) and the table of contents (-A) of
- * a dump, both fed by tape.c as it queues blocks (qfa-and-toc.md).
+ * a dump, both fed by tape.c as it queues blocks (doc/format.md 13, 14).
  *
  * Positions.  dump 0.4b47 asks the output for its position just before
  * it writes a record whose blocks hold a qualifying TS_INODE header (the
@@ -40,7 +40,7 @@
 #include "xalloc.h"
 #include "xio.h"
 
-/* Title lines of a QFA file (qfa-and-toc.md 1.1). */
+/* Title lines of a QFA file (doc/format.md 13). */
 #define QFA_MAGIC	"495115637697"
 #define QFA_VERSION	"1.0"
 #define QFA_COLUMNS	"ino\ttapeno\ttapepos"

@@ -1,5 +1,5 @@
 /*
- * qfa.h - the two side files of a dump (qfa-and-toc.md): the QFA
+ * qfa.h - the two side files of a dump (doc/format.md 13, 14): the QFA
  * position file of -Q (where each inode's header lies on the media) and
  * the table of contents of -A (the archive's headers, maps and
  * directories, without file data).
@@ -18,7 +18,7 @@
 
 #include "dumprestore.h"
 
-/* How a position is counted on the output (qfa-and-toc.md 1.2). */
+/* How a position is counted on the output (doc/format.md 13). */
 enum qfa_unit {
 	QFA_BYTES,		/* files, pipes, rmt: byte offset in the volume */
 	QFA_RECORDS,		/* local tape: record (tape block) number */
@@ -54,7 +54,7 @@ void qfa_mem(const void *buf, size_t nblocks);
 /* Record rec of a compressed dump takes len bytes on the output. */
 void qfa_sized(uint64_t rec, size_t len);
 
-/* -A: store the volume table (tape-format.md 13) in the TS_END header
+/* -A: store the volume table (doc/format.md 10.6) in the TS_END header
  * the caller is about to queue: c_inos[1] = ROOTINO, c_inos[v] = the
  * inode being dumped when volume v began. */
 void qfa_end_header(union u_spcl *end);

@@ -1,5 +1,5 @@
 /*
- * report.c - dump -W / -w: which file systems need a dump (dumpdates.md 6).
+ * report.c - dump -W / -w: which file systems need a dump (doc/dumpdates.md 5).
  *
  * The table lists the ext2/3/4 block devices of the mount table and of
  * /etc/fstab (an entry whose device was seen already only lends it its

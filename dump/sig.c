@@ -1,5 +1,5 @@
 /*
- * sig.c - signals received by the dump master (behaviour.md 3.6).
+ * sig.c - signals received by the dump master (dump.8, OPERATOR INTERACTION).
  *
  * The handlers only record the signal; sig_check(), called from the
  * loops of the passes and wherever the master waits for its helpers,

@@ -1,5 +1,5 @@
 /*
- * sig.h - dump's answer to signals (behaviour.md 3.6).
+ * sig.h - dump's answer to signals (dump.8, OPERATOR INTERACTION).
  */
 #ifndef DUMP_SIG_H
 #define DUMP_SIG_H

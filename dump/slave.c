@@ -8,7 +8,7 @@
  * runs are read straight into the slots, past the device's page cache
  * (devread.c), runs that continue each other across records in one
  * read.  For a compressed dump it then compresses each record into its
- * slot's output area, behind the 4-byte prefix of tape-format.md 15
+ * slot's output area, behind the 4-byte prefix of doc/format.md 11.2
  * (the three slaves thus compress three records at once), storing it
  * raw behind a "not compressed" prefix when it does not shrink enough.
  * The first record of each volume stays raw.  It then marks the slot
@@ -47,7 +47,7 @@
 #define SLAVE_EXIT_FAILED	1
 
 /* Bytes of the record prefix, and the margin a compressed record must
- * stay under (tape-format.md 15: at most ntrec*1024 - 16 bytes). */
+ * stay under (doc/format.md 11.1: at most ntrec*1024 - 16 bytes). */
 #define PREFIX_SIZE		4
 #define COMPRESS_MARGIN		16
 

@@ -1,5 +1,5 @@
 /*
- * subset.c - which inodes a subset dump looks at (behaviour.md 1.3).
+ * subset.c - which inodes a subset dump looks at (dump.8, DESCRIPTION).
  *
  * For every operand: every directory on the way from the root down to
  * it, the named inode, and, for a directory, everything below it.  Pass

@@ -52,7 +52,7 @@
  * marks the first record of each volume "raw".
  *
  * Volumes.  With -B the master decides, when a record is complete,
- * whether it ends the volume (tape-format.md 14.2): uncompressed, when
+ * whether it ends the volume (doc/format.md 10.1): uncompressed, when
  * the volume holds the rounded -B count of blocks; compressed, as 0.4b47
  * does, when the output bytes of the volume's records up to two before
  * this one, plus a look-ahead of 3 x (record + 4), reach -B KiB.  The
@@ -65,7 +65,7 @@
  * has the writer open it, and queues the new volume's TS_TAPE, built
  * from the last data header queued so that it carries that inode's
  * c_dinode and c_addr and, in c_count, how many of its data blocks are
- * still to come (tape-format.md 14.1).  Length mode (-s/-d/-c) is the
+ * still to come (doc/format.md 10.2).  Length mode (-s/-d/-c) is the
  * same with 0.4b47's tape arithmetic instead of a byte count.  Between
  * volumes the -F script runs, with its exit-status protocol.
  *
@@ -78,7 +78,7 @@
  * (the slave packet's items and inline blocks: a few MiB at most), so
  * it can queue the lost records again, block for block with their own
  * numbers, behind the next volume's header, which shares the number of
- * the first of them (tape-format.md 14.3).  Being queued anew, they are
+ * the first of them (doc/format.md 10.4).  Being queued anew, they are
  * re-blocked, re-compressed and numbered like any records, and c_firstrec
  * counts the whole records really written on earlier volumes.
  */
@@ -1049,7 +1049,7 @@ print_volume_stats(time_t end, uint64_t blocks, uint64_t vol_bytes)
 	}
 }
 
-/* The TS_TAPE header of a volume (tape-format.md 6.1, 14.1), made from
+/* The TS_TAPE header of a volume (doc/format.md 2.5, 10.2), made from
  * vs, the last data header before the volume's first block. */
 static void
 queue_volume_header(const struct hdr_state *vs)
@@ -1085,7 +1085,7 @@ queue_volume_header(const struct hdr_state *vs)
  * Start volume `volume` (its output is open): header and messages.  The
  * header normally takes the next block number; when blocks already
  * numbered are queued again (end of media, replaying) it shares the
- * number of the first of them (tape-format.md 14.3).
+ * number of the first of them (doc/format.md 10.4).
  */
 static void
 begin_volume(const struct hdr_state *vs, int shared_number)
@@ -1132,7 +1132,7 @@ poll_opened(void *arg)
 	return ring_volume_wait_opened(ring, POLL_INTERVAL_MS, &a->err);
 }
 
-/* Exit statuses of the -F script (cli.md 1.5). */
+/* Exit statuses of the -F script (dump.8, -F). */
 #define SCRIPT_GO_ON	0	/* next volume ready: do not ask */
 #define SCRIPT_ASK	1	/* ask the operator as usual */
 
@@ -1233,7 +1233,7 @@ replay(struct hist_rec *h, size_t n, int skip_header)
  * operator unless the script said the volume is ready), have the
  * writer open it, then start the volume.  After end of media, every
  * record from the first one that did not land is queued again behind
- * the new header (tape-format.md 14.3).
+ * the new header (doc/format.md 10.4).
  */
 static void
 switch_volume(void)

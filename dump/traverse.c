@@ -5,7 +5,7 @@
  * fills the maps: used inodes (TS_CLRI), excluded inodes (journal,
  * resize inode, -e/-E, nodump when level >= -h), candidate directories,
  * and the selected inodes (TS_BITS: ctime >= base date, root always),
- * adding each selected inode to the size estimate (behaviour.md 2);
+ * adding each selected inode to the size estimate (as 0.4b47 does);
  * the inodes of a group whose inode table is outside the file system or
  * overlaps another group's are skipped and reported.
  * Pass II propagates exclusion down excluded directories and selects
@@ -42,7 +42,7 @@ struct pass2_ctx {
 	int changed;
 };
 
-/* Size estimate of one inode in tape blocks (behaviour.md 2). */
+/* Size estimate of one inode in tape blocks, as 0.4b47 makes it. */
 static uint64_t blockest(const struct dump_fs *dfs,
 			 const struct ext2_inode_large *in)
 {

@@ -6,7 +6,7 @@
  * attribute flags, then contents (regular files, block by block, holes
  * against zeros, read from disk in large chunks), link text, device
  * number and EAs.  Directories are checked after the files.  Nothing is
- * written.  Messages are 0.4b47's (cli.md 2.4); exit 2 on any difference.
+ * written.  Messages are 0.4b47's (restore.8, MODES); exit 2 on any difference.
  */
 #include <err.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * decompress.c - inflate one record of a compressed archive (-z, -j, -y).
  *
  * Each record after the first of a volume is compressed as one unit
- * (tape-format.md 15); this file only turns a payload back into at most
+ * (doc/format.md 11); this file only turns a payload back into at most
  * *outlen bytes and says why when it cannot.  The caller checks lengths.
  */
 #include <limits.h>

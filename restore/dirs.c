@@ -1,8 +1,8 @@
 /*
  * dirs.c - read the dumped directories and build the tree of names.
  *
- * Pass III of a dump holds every directory's BSD-style image (tape-format
- * md 9).  Each image is validated entry by entry against 1 KiB blocks, as
+ * Pass III of a dump holds every directory's BSD-style image
+ * (doc/format.md 7).  Each image is validated entry by entry against 1 KiB blocks, as
  * 0.4b47 does; the surviving entries are packed into one arena, and once
  * all directories are in, the tree is built breadth-first from the root.
  * This is where hostile names stop: empty names, names with '/' or a NUL

@@ -4,7 +4,7 @@
  *
  * A payload is an ext4 EA block (magic 0xEA020000, values at block
  * offsets) or an in-inode area (0xEA020001, values relative to the first
- * entry), tape-format.md 10.  Every offset and length is checked against
+ * entry), doc/format.md 8.  Every offset and length is checked against
  * the payload before use.  POSIX ACLs are stored in the ext4 on-disk form
  * and converted here to the kernel's xattr form before lsetxattr.  All
  * on-disk integers are little-endian whatever the dumping host was.
@@ -72,7 +72,7 @@ ea_read_records(uint32_t ino, struct ealist *out)
 			continue;
 		}
 		/* Refuse what the header announces before reading any of
-		 * it, with 0.4b47's words (tape-format.md 10). */
+		 * it, with 0.4b47's words (doc/format.md 8.3). */
 		if (curhdr.s_spcl.c_dinode.di_size > EA_MAX_PAYLOAD) {
 			fprintf(stderr, "EA size too big (%llu)\n",
 			    (unsigned long long)

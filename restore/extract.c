@@ -331,7 +331,7 @@ restore_special(int dfd, const char *name, const char *path,
 		msg_verbose("extract special file %s\n", path);
 		/* Old 16-bit encoding in di_db[0]; 0 there means the ext4
 		 * new encoding in di_db[1], which glibc's dev_t reads as
-		 * is (tape-format.md 3). */
+		 * is (doc/format.md 3.2). */
 		dev = a->rdev_old != 0 ? (dev_t)a->rdev_old :
 		    (dev_t)a->rdev_new;
 	} else if (type == S_IFIFO)

@@ -8,7 +8,7 @@
  * as one stream: each further extract reads it again from volume 1
  * (tape_restart(), after 0.4b47's volume questions); an inode extracted
  * before under a name not selected now gets the new names as hard links.
- * Prompts and listings mirror restore 0.4b47 (cli.md 2.5): the prompt and
+ * Prompts and listings mirror restore 0.4b47 (restore.8, MODES): the prompt and
  * the echoed command go to stdout, everything the commands say goes to
  * stderr.  On a terminal lines come from readline, with completion of
  * archive names; otherwise plain lines are read and echoed after the

@@ -6,7 +6,7 @@
  * -C compare, -i the interactive shell (interactive.c), -R finish an
  * interrupted -r (resume.c), -P write a QFA file (qfa.c, which
  * also handles -A and -Q).  Exit statuses are those
- * of cli.md 2.6 (exitcodes.h).
+ * of restore.8, EXIT STATUS (exitcodes.h).
  */
 #include <err.h>
 #include <errno.h>

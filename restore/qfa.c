@@ -1,6 +1,6 @@
 /*
  * qfa.c - quick file access (-Q), the table of contents (-A) and the
- * writing of position files (-P) for restore (qfa-and-toc.md).
+ * writing of position files (-P) for restore (doc/format.md 13, 14).
  *
  * -Q file: the position file of a dump (ino, volume, position lines in
  * increasing inode order) is loaded at start-up.  When extraction looks

@@ -14,7 +14,7 @@
 #include "dumprestore.h"
 #include "exitcodes.h"
 
-/* Largest EA payload we accept per record (tape-format.md 10). */
+/* Largest EA payload we accept per record (doc/format.md 8.3). */
 #define EA_MAX_PAYLOAD	XATTR_MAXSIZE
 /* Longest symbolic link target we restore (PATH_MAX without the NUL). */
 #define SYMLINK_MAX	4095

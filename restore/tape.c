@@ -6,7 +6,7 @@
  *    into one buffer; short reads are normal on pipes and are joined;
  *  - blocks: 1 KiB tape blocks are served from that buffer, or, for a
  *    compressed archive, from the decompressed current record (the first
- *    record of the volume is raw, tape-format.md 15);
+ *    record of the volume is raw, doc/format.md 11.1);
  *  - headers: every header passes through read_header(): magic, byte order
  *    (decided once, on the volume header), checksum, then range checks of
  *    every count the rest of restore relies on.  A block that fails is
@@ -17,7 +17,7 @@
  *  - volumes: when a volume ends before the dump's TS_END, the next one
  *    (named by volume.c) is opened and its TS_TAPE checked; the blocks
  *    behind it continue the stream, so every layer above reads across
- *    volumes without knowing (tape-format.md 14).
+ *    volumes without knowing (doc/format.md 10).
  * End of input anywhere yields a synthesized TS_END header, so every loop
  * above ends; each step consumes at least one block, so none spins.
  * A volume is a local file, device or pipe, or a remote one read through
@@ -253,7 +253,7 @@ read_zrecord(void)
 	}
 	if (!in_fill(ZPREFIX_LEN + len)) {
 		/* A record cut by the end of the media is written again in
-		 * full on the next volume (tape-format.md 14.3). */
+		 * full on the next volume (doc/format.md 10.4). */
 		if (!input_error && change_volume())
 			return true;
 		warnx("truncated compressed record at block %llu",
@@ -485,7 +485,7 @@ wrong_date(int32_t got, int32_t wanted)
 }
 
 /* Check the first block of a candidate volume: it must be the TS_TAPE of
- * volume `want` of this dump (tape-format.md 14.4). */
+ * volume `want` of this dump (doc/format.md 10.5). */
 static bool
 volume_header_ok(union u_spcl *h, int want)
 {
@@ -547,7 +547,7 @@ switch_volume(char *name, int want, union u_spcl *h)
  * interrupted file's data, c_count of them, or the next header), except
  * after an end-of-media switch: the cut record is written again in full,
  * so the blocks of it already read are skipped, counted from c_firstrec
- * (tape-format.md 14.3).  False when there is no next volume.
+ * (doc/format.md 10.4).  False when there is no next volume.
  */
 static bool
 change_volume(void)
@@ -672,7 +672,7 @@ setup_compression(void)
 }
 
 /* Open the input and check the start of the dump: TS_TAPE of volume 1,
- * then TS_CLRI, then TS_BITS (tape-format.md 6). */
+ * then TS_CLRI, then TS_BITS (doc/format.md 4). */
 void
 tape_setup(void)
 {
@@ -766,7 +766,7 @@ tape_restart(const char *name)
 	return true;
 }
 
-/* The archive description printed for -t, -C and -v (cli.md 2.4). */
+/* The archive description printed for -t, -C and -v, in 0.4b47's words. */
 void
 print_dump_info(const struct s_spcl *h)
 {

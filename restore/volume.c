@@ -4,7 +4,7 @@
  * tape.c calls volume_choose() when a volume ends before the dump does.
  * The name comes from -M (<prefix>%03d), from the -F script (exit 0 means
  * "it is ready, do not ask"), or from the operator, asked on /dev/tty with
- * the words of restore 0.4b47 (cli.md 2.4) because standard input may be
+ * the words of restore 0.4b47 because standard input may be
  * the archive itself.  tape.c opens and checks the volume; when that fails
  * it calls again with must_ask set, exactly as 0.4b47 re-prompts.
  */
@@ -21,7 +21,7 @@
 
 /* Digits of the -M volume suffix ("%03d"). */
 #define MVOL_SUFFIX_MAX	16
-/* -F script exit statuses (cli.md 2.3). */
+/* -F script exit statuses (restore.8, -F). */
 #define SCRIPT_GO_ON	0
 #define SCRIPT_PROMPT	1
 

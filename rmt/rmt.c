@@ -5,7 +5,7 @@
  * argument lines, performs it on the open device (rmtops.c) and sends one
  * reply on stdout: "A<number>\n" (plus data for R and S) on success,
  * "E<errno>\n<strerror>\n" on failure.  The protocol and the replies are
- * those of dump 0.4b47's rmt (spec/rmt-protocol.md), byte for byte for
+ * those of dump 0.4b47's rmt (doc/rmt-protocol.md), byte for byte for
  * every well-formed request.
  *
  * Where 0.4b47 trusted its input we do not.  Every number goes through

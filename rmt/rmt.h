@@ -38,7 +38,7 @@
 /* Size of the request input buffer. */
 #define RMT_INBUF_SIZE	(64 * 1024)
 
-/* Replies of the protocol handshakes (rmt-protocol.md section 5). */
+/* Replies of the protocol handshakes (doc/rmt-protocol.md 4). */
 #define RMT_PROTOCOL_VERSION	2	/* answer to V */
 #define RMT_MTOP_VERSION	1	/* answer to I-1: portable op codes */
 #define RMT_MTOP_VERSION_OP	(-1)	/* the I op that asks for it */

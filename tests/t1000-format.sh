@@ -22,7 +22,7 @@ str_hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 # field FILE OFFSET: the little-endian int32 at OFFSET, in hex.
 field() { od -An -tx4 -j "$2" -N 4 "$1" | tr -d ' '; }
 
-test_expect_success SPCLTOOL,PYTHON 'setup: the TS_INODE header of tape-format.md 17' '
+test_expect_success SPCLTOOL,PYTHON 'setup: a TS_INODE header of a dump 0.4b47 archive' '
 	hdr ex 0x00 02000000 eee6026b 00000000 01000000 &&
 	hdr ex 0x10 1f000000 0c000000 6cea0000 00000000 &&
 	hdr ex 0x20 a4810200 00000000 0c000000 00000000 &&
@@ -49,7 +49,7 @@ test_expect_success SPCLTOOL 'the block sums to 84446 mod 2^32' '
 	"$SPCLTOOL" sum <ex.sum >sums && test "$(cut -d" " -f1 sums)" = 84446
 '
 
-test_expect_success SPCLTOOL 'the TS_TAPE volume header of tape-format.md 17' '
+test_expect_success SPCLTOOL 'the TS_TAPE volume header of a dump 0.4b47 archive' '
 	hdr vol 0x00 01000000 eee6026b 00000000 01000000 &&
 	hdr vol 0x18 6cea0000 &&
 	hdr vol 0xa0 01000000 &&
@@ -79,7 +79,7 @@ test_expect_success SPCLTOOL 'a header written in the other byte order is recogn
 	"$SPCLTOOL" check -s <ex.sum >kind && echo native >expect && test_cmp expect kind
 '
 
-test_expect_success SPCLTOOL 'the swap follows tape-format.md 16' '
+test_expect_success SPCLTOOL 'the swap follows doc/format.md 12' '
 	test "$(od -An -tx1 -j 24 -N 4 ex.be | tr -d " ")" = 0000ea6c &&
 	test "$(od -An -tx1 -j 32 -N 2 ex.be | tr -d " ")" = 81a4 &&
 	test "$(od -An -tx1 -j 40 -N 8 ex.be | tr -d " ")" = 000000000000000c &&

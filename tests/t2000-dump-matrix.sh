@@ -133,7 +133,7 @@ do
 	'
 
 	# ext4 keeps 300:70000 as i_block[0] = 0 and i_block[1] in the new
-	# encoding; the archive copies i_block (tape-format.md 3).
+	# encoding; the archive copies i_block (doc/format.md 3.2).
 	test_expect_success ROOT,LOOP,OURDUMP "$kind: the archive keeps device numbers as the file system stores them" '
 		cd '$kind' &&
 		"$PYTHON" "$HELPERS/cmpdump.py" inode dev.dump $(stat -c %i src/bigdev) >di &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='dump -0: the stderr lines scripts parse, in the order of cli.md 1.6'
+test_description='dump -0: the stderr lines scripts parse, in the order of dump 0.4b47'
 . "$(dirname "$0")/lib.sh"
 
 # normalise: dates -> DATE, numbers -> N; drop the lines whose presence
@@ -17,7 +17,7 @@ test_expect_success ROOT,LOOP 'setup: a small image, not mounted, an existing du
 	dev=$(image_attach fs.img) && : >dd
 '
 
-test_expect_success ROOT,LOOP,OURDUMP 'a level 0 run to a file prints the lines of cli.md 1.6 in order' '
+test_expect_success ROOT,LOOP,OURDUMP 'a level 0 run to a file prints the lines of dump 0.4b47 in order' '
 	"$DUMP" -0 -f out.dump -D dd "$dev" 2>err &&
 	normalise <err >actual &&
 	cat >expect <<-EOF &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='dump -0: our archive against dump 0.4b47 byte by byte (spec README R3)
+test_description='dump -0: our archive against dump 0.4b47 byte by byte
 
 Same unchanged, unmounted device dumped by both: headers equal except
 c_date, c_checksum, the microsecond fields and the carried-over bytes
@@ -27,7 +27,7 @@ do
 		dev=\$(image_attach fs.img) && echo \$dev >dev
 	"
 
-	test_expect_success ROOT,LOOP,ORACLE,OURDUMP,!DUMP_IS_ORACLE "$kind: our archive equals dump 0.4b47's (R3)" '
+	test_expect_success ROOT,LOOP,ORACLE,OURDUMP,!DUMP_IS_ORACLE "$kind: our archive equals dump 0.4b47's" '
 		cd '$kind' &&
 		"$ORACLE_DUMP" -0 -f o.dump -D dd "$(cat dev)" 2>o.err &&
 		"$DUMP" -0 -f n.dump -D dd "$(cat dev)" 2>n.err &&

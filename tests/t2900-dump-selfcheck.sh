@@ -4,7 +4,7 @@ test_description='dump master self-checks: defined bytes, identity with dump 0.4
 Two dumps of an unchanged file system differ only in c_date and the header
 checksums. Against dump 0.4b47 on the same loop device the archive is
 identical record by record except where 0.4b47 leaves bytes undefined
-(tape-format.md 18: carried-over header fields, tails of directory,
+(doc/format.md 2.5, 7.3, 8.1: carried-over header fields, tails of directory,
 symlink and EA blocks), except the microseconds we add, and except the
 directory holding the 255-byte name, which 0.4b47 corrupts. Also: -S
 estimate equals 0.4b47, the old key-letter form, -f - closing line,

@@ -99,7 +99,7 @@ test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,SETSID 'wrong volume and wrong 
 '
 
 # An end-of-media switch leaves part of record R on volume n and writes R
-# again in full on volume n+1 (tape-format.md 14.3): build one from a
+# again in full on volume n+1 (doc/format.md 10.4): build one from a
 # -B split by appending the start of volume 2 (after its TS_TAPE), plus a
 # partial block, to volume 1.
 for k in 1 5

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='dump -0 of files and directories of a mounted file system
 
-A subset dump (cli.md 1.3 step 5, behaviour.md 1.3) names files and
+A subset dump (dump.8, DESCRIPTION) names files and
 directories of one mounted ext2/3/4 file system.  The archive holds them
 (directories recursively) plus the directories on the way from the root.
 Its header reads "<mount point> (dir <path>)"; the inode maps, the

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='dump -z/-j/-y: compressed archives
 
-Record framing of tape-format.md 15: the first record raw, then a 4-byte
+Record framing of doc/format.md 11: the first record raw, then a 4-byte
 prefix and payload per record; a record that does not shrink below
 record - 16 bytes is stored raw.  With the default level every zlib and
 bzip2 payload is exactly what compress2 level 2 / bzip2 block size 2

@@ -12,7 +12,7 @@ a hang, write nothing outside the target, and -r/-x must say what is wrong.'
 . "$HELPERS/hostile.sh"
 
 # The first record (ntrec = 10 blocks) is raw; the prefix of the second
-# record follows it (tape-format.md 15).
+# record follows it (doc/format.md 11.1).
 PREFIX=$((10 * 1024))
 
 # le32 N: N as 4 little-endian bytes in hex, for tapetool poke.

@@ -94,7 +94,7 @@ do
 	"
 done <scenarios.list
 
-# tape-format.md 10: restore takes at most XATTR_MAXSIZE bytes of EA.
+# doc/format.md 8.3: restore takes at most XATTR_MAXSIZE bytes of EA.
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,ATTR,OURRESTORE \
 	'an EA record announcing 1 MiB is refused with a message' '
 	hostile_run r hdr-size.dump &&

@@ -4,8 +4,8 @@ single-volume, native (little-endian) dump archives.
 
   cmpdump.py cmp [--strict] [--allow-inode N]... A B
       Compare two archives of the same unchanged file system, record by
-      record (spec README R3). Always ignored: c_date and c_checksum.
-      Unless --strict, also ignored (tape-format.md 2.1, 9.3, 10, 18):
+      record. Always ignored: c_date and c_checksum.
+      Unless --strict, also ignored (doc/format.md 2.5, 7.3, 8.1):
         - the microsecond fields of the inode times (0.4b47 writes 0);
         - c_tapea (shifts once a record's layout legitimately differs);
         - carried-over bytes: c_addr beyond c_count, c_dinode of TS_TAPE,

@@ -137,7 +137,7 @@ data_blocks(const struct s_spcl *s)
 
 	switch (s->c_type) {
 	case TS_TAPE:
-		/* Volume 1's header has c_count 1 but no data (spec 6.1). */
+		/* Volume 1's header has c_count 1 but no data (doc/format.md 2.5). */
 		return s->c_volume > 1 && count > 0 ? (size_t)count : 0;
 	case TS_BITS:
 	case TS_CLRI:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/helpers/zrecords.py - inspect compressed dump archives
-(tape-format.md 15), native little-endian writer.
+(doc/format.md 11), native little-endian writer.
 
   zrecords.py raw OUT VOLUME...
       Undo the record framing of the volumes (in order: each starts with
@@ -18,7 +18,7 @@
       Print the output size of each record of the volume, one per line.
   zrecords.py split LIMIT_KB VOLUME...
       Check where a compressed dump with -B LIMIT_KB switched volumes
-      (tape-format.md 14, as 0.4b47): a volume ends after record r when
+      (doc/format.md 10.1, as 0.4b47): a volume ends after record r when
       the bytes of its records up to r-2 plus 3 x (record + 4) reach
       LIMIT_KB KiB, and not at an earlier record.  Every volume but the
       last is checked; exit 1 on any problem.
