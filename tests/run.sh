@@ -29,9 +29,16 @@ run_one() {
 	# when it is killed.  Each runs in a session of its own, without a
 	# controlling terminal, so that no program under test can stop to ask
 	# a question on the developer's /dev/tty.
+	# The session's id is the pid of timeout (setsid forks only for a
+	# process group leader, which a job of this shell is not): an
+	# interrupted run.sh stops every script through it.
 	setsid -w timeout -k 10 "${SCRIPT_TIMEOUT:-1200}" sh "$2" \
-		</dev/null >"$1/$name.out" 2>&1
+		</dev/null >"$1/$name.out" 2>&1 &
+	echo $! >"$1/$name.pid"
+	wait $!
 	rc=$?
+	test -d "$1" || exit 0	# the whole run was interrupted
+	rm -f "$1/$name.pid"
 	p=$(grep -c '^ok [0-9]* - ' "$1/$name.out")
 	s=$(grep -c '^ok [0-9]* # skip' "$1/$name.out")
 	f=$(grep -c '^not ok [0-9]*' "$1/$name.out")
@@ -70,8 +77,25 @@ then
 fi
 
 results=$(mktemp -d "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
+pool=
 trap 'rm -rf "$results"' EXIT
-trap 'exit 130' INT TERM
+# Interrupted: stop the scripts still running (each cleans up its loop
+# devices and mounts on TERM), then go.
+stop_scripts() {
+	test -z "$pool" || kill "$pool" 2>/dev/null	# start no more
+	# twice: a script started just now has its pid file a moment later
+	for round in 1 2
+	do
+		for pidfile in "$results"/*.pid
+		do
+			# /bin/kill: the shell's own kill may not take a group
+			test -f "$pidfile" && /bin/kill -TERM -- "-$(cat "$pidfile")" 2>/dev/null
+		done
+		test "$round" = 2 || sleep 1
+	done
+	exit 130
+}
+trap stop_scripts INT TERM
 
 # Longest first: "SECONDS PATH" for every script that exists (unknown
 # ones count as long: better started early than found late), sorted.
@@ -85,8 +109,12 @@ done | sort -k1,1nr -k2 | cut -d' ' -f2- >"$results/order"
 
 started=$(date +%s)
 echo "running $(wc -l <"$results/order") script(s), $jobs at a time"
+# In the background, so that the traps above run as soon as a signal
+# comes (a shell runs them only between its own commands).
 tr '\n' '\0' <"$results/order" |
-	xargs -0 -n 1 -P "$jobs" sh "$here/run.sh" --one "$results"
+	xargs -0 -n 1 -P "$jobs" sh "$here/run.sh" --one "$results" &
+pool=$!
+wait $pool
 
 passed=0 failed=0 skipped=0 failures=
 while read -r script
