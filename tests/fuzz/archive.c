@@ -117,7 +117,8 @@ ab_file(struct abuf *b, int swapped, uint32_t ino, uint16_t mode,
 		memset(h.s_spcl.c_addr, 1, n);
 		ab_header(b, &h, swapped);
 		ab_data(b, d, bytes);
-		d += bytes;
+		if (bytes > 0)		/* d may be NULL with len 0 */
+			d += bytes;
 		len -= bytes;
 		blocks -= n;
 		type = TS_ADDR;

@@ -133,8 +133,10 @@ fuzz: $(FZ_LF_BINS)
 	  echo "=== fuzz_$$t: $(FUZZ_SECONDS) s"; \
 	  seeds=$(FZSRC)/corpus/$$t; \
 	  test -d $(FZSRC)/regress/$$t && seeds="$$seeds $(FZSRC)/regress/$$t"; \
-	  leaks=; test $$t = fs && leaks=-detect_leaks=0; \
-	  $(FZL)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  leaks= asan=$${ASAN_OPTIONS-}; \
+	  test $$t = fs && leaks=-detect_leaks=0 \
+	    asan=$${asan:+$$asan:}detect_leaks=0; \
+	  ASAN_OPTIONS=$$asan $(FZL)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
 	    -artifact_prefix=$(FZ)/artifacts/$$t- $$leaks $(FUZZ_ARGS) \
 	    $(FZ)/work/$$t $$seeds >$(FZ)/work/$$t.log 2>&1 || \
