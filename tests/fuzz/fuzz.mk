@@ -126,6 +126,9 @@ fuzz-build: $(FZ_LF_BINS)
 # fails when any target found a crash, a leak or a hang (-timeout).
 # fuzz_fs runs without leak checks: dump_abort() exits with pass I's
 # buffers held, as the real program does, and the harness comes back.
+# The seeds of ea, dirs and zrecord are small; -max_len lets inputs grow
+# to an EA block and to directories and records of several blocks
+# (at once: -len_control=0).
 fuzz: $(FZ_LF_BINS)
 	@mkdir -p $(FZ)/artifacts; rc=0; \
 	for t in $(FUZZ_TARGETS); do \
@@ -134,11 +137,14 @@ fuzz: $(FZ_LF_BINS)
 	  seeds=$(FZSRC)/corpus/$$t; \
 	  test -d $(FZSRC)/regress/$$t && seeds="$$seeds $(FZSRC)/regress/$$t"; \
 	  leaks= asan=$${ASAN_OPTIONS-}; \
+	  case $$t in ea) max=-max_len=8200;; dirs|zrecord) max=-max_len=32768;; \
+	    *) max=;; esac; \
+	  max="$$max $${max:+-len_control=0}"; \
 	  test $$t = fs && leaks=-detect_leaks=0 \
 	    asan=$${asan:+$$asan:}detect_leaks=0; \
 	  ASAN_OPTIONS=$$asan $(FZL)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
-	    -artifact_prefix=$(FZ)/artifacts/$$t- $$leaks $(FUZZ_ARGS) \
+	    -artifact_prefix=$(FZ)/artifacts/$$t- $$leaks $$max $(FUZZ_ARGS) \
 	    $(FZ)/work/$$t $$seeds >$(FZ)/work/$$t.log 2>&1 || \
 	    { rc=1; echo "fuzz_$$t FAILED:"; tail -n 60 $(FZ)/work/$$t.log; }; \
 	  grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' \
