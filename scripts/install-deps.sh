@@ -7,6 +7,7 @@
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
 #          tests, strace (write-size and fsync checks), script(1) from
 #          bsdutils for terminal questions
+#   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz)
 set -e
 if test "$(id -u)" != 0
 then
@@ -21,4 +22,4 @@ apt-get install -y --no-install-recommends \
 	liblzo2-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
-	ca-certificates
+	ca-certificates clang libclang-rt-14-dev
