@@ -5,7 +5,7 @@
  * (c_date, c_ddate, c_level, c_label, c_filesys, c_dev, c_host) are
  * copied from the template, the rest is set for the record at hand, so
  * no stale field of an earlier header reaches the archive (ident.c
- * makes them; tape.c adds c_tapea, c_volume, c_firstrec, c_ntrec,
+ * makes them; records.c adds c_tapea, c_volume, c_firstrec, c_ntrec,
  * c_magic and the checksum).
  *
  * A file's data is a sequence of 1 KiB slots covering its size rounded

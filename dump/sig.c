@@ -20,7 +20,7 @@
  * their parent-death signal.  SIGXCPU and SIGXFSZ are ignored (a file
  * too large then shows as a write error).  Signals that were ignored
  * when dump started (SIGHUP under nohup, SIGINT in the background) stay
- * ignored.  The helpers ignore SIGHUP, SIGINT and SIGTERM (tape.c): a
+ * ignored.  The helpers ignore SIGHUP, SIGINT and SIGTERM (procs.c): a
  * signal sent to the whole process group is the master's to handle.
  * This file calls only the message layer below it (optr.c, ask.c); what
  * it needs to know of the output comes through sig_on_pipe_test().
