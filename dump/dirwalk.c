@@ -119,3 +119,14 @@ int dirwalk(const struct dump_fs *dfs, ext2_ino_t ino,
 			    "past the damage left out");
 	return rc != 0 ? -1 : 0;
 }
+
+/* Checked by name as well: libext2fs does not flag the ".." it makes up
+ * for an inline-data directory, and taking it for an entry would select
+ * (or, below an excluded directory, exclude) the parent. */
+int dirwalk_is_dot(const struct ext2_dir_entry *de)
+{
+	int len = ext2fs_dirent_name_len(de);
+
+	return (len == 1 && de->name[0] == '.') ||
+	       (len == 2 && de->name[0] == '.' && de->name[1] == '.');
+}

@@ -137,6 +137,8 @@ void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 void inode_fill_dinode(const struct dump_fs *dfs,
 		       const struct ext2_inode_large *in,
 		       struct tape_dinode *d);
+
+/* ident.c: the dump's identity fields, and fresh headers carrying them */
 void inode_set_ident(const union u_spcl *ident);
 void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino);
 
@@ -187,9 +189,9 @@ void fsopen_free_subset(struct dump_subset *sub);
 int subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
 		 ext2_ino_t **order, size_t *n);
 
-/* traverse.c: whether a directory entry is "." or ".." (libext2fs does
+/* dirwalk.c: whether a directory entry is "." or ".." (libext2fs does
  * not flag the ".." it makes up for an inline-data directory). */
-int traverse_is_dot(const struct ext2_dir_entry *de);
+int dirwalk_is_dot(const struct ext2_dir_entry *de);
 
 /* traverse.c: passes I and II over the subset; -1 on a bad operand. */
 int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,

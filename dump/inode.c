@@ -4,8 +4,9 @@
  * Every header is built from zero: only the identity fields of the dump
  * (c_date, c_ddate, c_level, c_label, c_filesys, c_dev, c_host) are
  * copied from the template, the rest is set for the record at hand, so
- * no stale field of an earlier header reaches the archive (tape.c adds
- * c_tapea, c_volume, c_firstrec, c_ntrec, c_magic and the checksum).
+ * no stale field of an earlier header reaches the archive (ident.c
+ * makes them; records.c adds c_tapea, c_volume, c_firstrec, c_ntrec,
+ * c_magic and the checksum).
  *
  * A file's data is a sequence of 1 KiB slots covering its size rounded
  * up to whole fs blocks; allocated blocks are present slots, everything
@@ -55,31 +56,6 @@ struct runlist {
 	int found;		/* any extent found yet */
 	unsigned damage;	/* DMG_* */
 };
-
-static union u_spcl ident_tmpl;
-
-void inode_set_ident(const union u_spcl *ident)
-{
-	ident_tmpl = *ident;
-}
-
-/* A fresh header carrying only the dump's identity fields. */
-void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino)
-{
-	const struct s_spcl *t = &ident_tmpl.s_spcl;
-	struct s_spcl *s = &h->s_spcl;
-
-	memset(h, 0, sizeof(*h));
-	s->c_type = type;
-	s->c_date = t->c_date;
-	s->c_ddate = t->c_ddate;
-	s->c_level = t->c_level;
-	s->c_inumber = ino;
-	memcpy(s->c_label, t->c_label, sizeof(s->c_label));
-	memcpy(s->c_filesys, t->c_filesys, sizeof(s->c_filesys));
-	memcpy(s->c_dev, t->c_dev, sizeof(s->c_dev));
-	memcpy(s->c_host, t->c_host, sizeof(s->c_host));
-}
 
 /* Microseconds of a time whose *_extra field lies inside the inode. */
 static uint32_t extra_usec(const struct ext2_inode_large *in,

@@ -394,6 +394,9 @@ int main(int argc, char **argv)
 
 	memset(&dfs, 0, sizeof(dfs));
 	memset(&maps, 0, sizeof(maps));
+	/* the message and signal layer learns of the output through hooks */
+	optr_on_abort(tape_kill_helpers);
+	sig_on_pipe_test(tape_output_is_pipe);
 	options_parse(argc, argv, &o);
 	if (o.notify)
 		notify_setup();

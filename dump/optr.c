@@ -7,6 +7,8 @@
  * ("X.XX% done at N kB/s, finished in H:MM"), formats dates and
  * libext2fs errors in one place, and reports damage of the file system
  * being dumped, counting the inodes concerned for one closing line.
+ * It calls nothing of dump's above it: the output side registers what
+ * an abort must stop (optr_on_abort).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,8 +21,6 @@
 #include "dump.h"
 #include "exitcodes.h"
 #include "optr.h"
-#include "sig.h"
-#include "tape.h"
 #include "xalloc.h"
 
 #define MSG_PREFIX		"  DUMP: "
@@ -38,6 +38,13 @@ static ext2_ino_t damaged_max;
 static unsigned long damaged_count;
 static time_t progress_start;
 static time_t progress_next;
+/* Registered by the output side: stops its processes before an abort. */
+static void (*abort_hook)(void);
+
+void optr_on_abort(void (*hook)(void))
+{
+	abort_hook = hook;
+}
 
 void msg(const char *fmt, ...)
 {
@@ -63,7 +70,8 @@ void msgtail(const char *fmt, ...)
 
 _Noreturn void dump_abort(void)
 {
-	tape_kill_helpers();
+	if (abort_hook != NULL)
+		abort_hook();
 	msg("The ENTIRE dump is aborted.\n");
 	exit(X_ABORT);
 }
@@ -170,7 +178,6 @@ void optr_progress(uint64_t blocks)
 	long elapsed, left;
 	unsigned long rate;
 
-	sig_check();	/* once per inode: a signal is acted on soon */
 	if (blocks < PROGRESS_MIN_BLOCKS || progress_estimate == 0)
 		return;
 	now = time(NULL);

@@ -10,7 +10,10 @@
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Continue a message line: no prefix. */
 void msgtail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Kill the helpers, print "The ENTIRE dump is aborted." and exit 3. */
+/* Run the abort hook (the output side kills its helpers there), print
+ * "The ENTIRE dump is aborted." and exit 3. */
 _Noreturn void dump_abort(void);
+/* Register the function dump_abort() calls first (NULL: none). */
+void optr_on_abort(void (*hook)(void));
 
 #endif /* DUMP_OPTR_H */

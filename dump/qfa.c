@@ -1,6 +1,6 @@
 /*
  * qfa.c - the QFA position file (-Q) and the table of contents (-A) of
- * a dump, both fed by tape.c as it queues blocks (doc/format.md 13, 14).
+ * a dump, both fed by records.c as it queues blocks (doc/format.md 13, 14).
  *
  * Positions.  dump 0.4b47 asks the output for its position just before
  * it writes a record whose blocks hold a qualifying TS_INODE header (the
@@ -10,7 +10,7 @@
  * record k of a volume starts at k * ntrec * TP_BSIZE bytes (or, on a
  * local tape, at block k of the drive, counted from where the volume
  * began); compressed, the records vary in size, so lines wait in a short
- * queue until tape.c reports the output size of every record before
+ * queue until sizes.c reports the output size of every record before
  * theirs (qfa_sized, in record order).  Lines are in record order, hence
  * in increasing inode order, as restore -Q expects.
  *

@@ -4,10 +4,10 @@
  * the table of contents of -A (the archive's headers, maps and
  * directories, without file data).
  *
- * main.c opens them; tape.c, which numbers the records and volumes,
- * shows every header and every block from memory to qfa_header() and
- * qfa_mem(), and the output size of each record of a compressed dump to
- * qfa_sized().
+ * main.c opens them; the output pipeline, which numbers the records
+ * and volumes, shows every header and every block from memory to
+ * qfa_header() and qfa_mem(), and the output size of each record of a
+ * compressed dump to qfa_sized().
  */
 #ifndef DUMP_QFA_H
 #define DUMP_QFA_H
@@ -33,10 +33,10 @@ int qfa_toc_open(const char *path);
 int qfa_pos_open(const char *path, time_t date);
 
 /* Whether the positions need the output size of every record (a
- * compressed dump with -Q): tape.c then reports them to qfa_sized(). */
+ * compressed dump with -Q): sizes.c then reports them to qfa_sized(). */
 int qfa_wants_sizes(int compressed);
 
-/* tape.c, before the first record: record size and position unit. */
+/* sizes.c, before the first record: record size and position unit. */
 void qfa_setup(int ntrec, int compressed, enum qfa_unit unit);
 
 /*

@@ -20,8 +20,10 @@
  * their parent-death signal.  SIGXCPU and SIGXFSZ are ignored (a file
  * too large then shows as a write error).  Signals that were ignored
  * when dump started (SIGHUP under nohup, SIGINT in the background) stay
- * ignored.  The helpers ignore SIGHUP, SIGINT and SIGTERM (tape.c): a
+ * ignored.  The helpers ignore SIGHUP, SIGINT and SIGTERM (procs.c): a
  * signal sent to the whole process group is the master's to handle.
+ * This file calls only the message layer below it (optr.c, ask.c); what
+ * it needs to know of the output comes through sig_on_pipe_test().
  */
 #include <signal.h>
 #include <string.h>
@@ -32,11 +34,12 @@
 #include "optr.h"
 #include "rmtclient.h"
 #include "sig.h"
-#include "tape.h"
 
 static volatile sig_atomic_t pending;
 static int noask_flag;
 static int fifo_output;		/* -f - or a FIFO, known before the open */
+/* Registered by the output side: whether the opened output is a pipe. */
+static int (*pipe_test)(void);
 
 static const char segv_text[] = "  DUMP: SIGSEGV: ABORTING!\n";
 
@@ -90,6 +93,12 @@ sig_setup(const char *output, int noask)
 }
 
 void
+sig_on_pipe_test(int (*test)(void))
+{
+	pipe_test = test;
+}
+
+void
 sig_check(void)
 {
 	int signo = pending;
@@ -103,7 +112,7 @@ sig_check(void)
 			dump_abort();
 		return;
 	}
-	if (fifo_output || tape_output_is_pipe()) {
+	if (fifo_output || (pipe_test != NULL && pipe_test())) {
 		msg("Signal on pipe: cannot recover\n");
 		dump_abort();
 	}

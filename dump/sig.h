@@ -19,4 +19,8 @@ void sig_setup(const char *output, int noask);
  */
 void sig_check(void);
 
+/* Register the test sig_check() uses to tell whether the opened output
+ * is a pipe (NULL: only the -f name decides). */
+void sig_on_pipe_test(int (*test)(void));
+
 #endif /* DUMP_SIG_H */

@@ -82,7 +82,7 @@ static int walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 
 	(void)dir; (void)offset; (void)blocksize; (void)buf;
 	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
-	    traverse_is_dot(de) || de->inode == 0 || de->inode >= w->maxino)
+	    dirwalk_is_dot(de) || de->inode == 0 || de->inode >= w->maxino)
 		return 0;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 16;

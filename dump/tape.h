@@ -74,7 +74,7 @@ struct tape_config {
 int tape_start(const struct tape_config *cfg);
 
 /*
- * Queue one header.  tape.c fills c_tapea (the block's logical number),
+ * Queue one header.  The pipeline fills c_tapea (the block's logical number),
  * c_volume, c_firstrec, c_ntrec, c_magic, sets DR_NEWINODEFMT in
  * c_flags, and computes c_checksum; the caller fills everything else.
  * The caller's header is updated with those values.

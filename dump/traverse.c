@@ -347,17 +347,6 @@ static void pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs,
 	free(in);
 }
 
-/* Checked by name as well: libext2fs does not flag the ".." it makes up
- * for an inline-data directory, and taking it for an entry would select
- * (or, below an excluded directory, exclude) the parent. */
-int traverse_is_dot(const struct ext2_dir_entry *de)
-{
-	int len = ext2fs_dirent_name_len(de);
-
-	return (len == 1 && de->name[0] == '.') ||
-	       (len == 2 && de->name[0] == '.' && de->name[1] == '.');
-}
-
 static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 		       int offset, int blocksize, char *buf, void *priv)
 {
@@ -366,7 +355,7 @@ static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 
 	(void)dir; (void)offset; (void)blocksize; (void)buf;
 	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
-	    traverse_is_dot(de) || ino == 0 || ino >= c->maps->maxino)
+	    dirwalk_is_dot(de) || ino == 0 || ino >= c->maps->maxino)
 		return 0;
 	if (c->excluded) {
 		/* Exclusion covers the whole subtree. */
@@ -557,6 +546,7 @@ void traverse_dump_inodes(const struct dump_opts *o,
 		if (LINUX_S_ISREG(in->i_mode) || LINUX_S_ISLNK(in->i_mode))
 			changes_watch(ino, in, tape_blocks());
 		changes_poll(tape_blocks_read());
+		sig_check();	/* once per inode: a signal is acted on soon */
 		optr_progress(tape_blocks());
 	}
 	free(in);
