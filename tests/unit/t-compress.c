@@ -2,7 +2,7 @@
  * t-compress.c - compressed records: dump/compress.c packs a record,
  * restore/decompress.c unpacks it, for each method this build has; and
  * the 4-byte prefix in front of every record after the first of a volume
- * (tape-format.md 15).
+ * (doc/format.md 11).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * t-itime.c - the dumpdates file (dump/itime.c, dumpdates.md): the date
+ * t-itime.c - the dumpdates file (dump/itime.c, doc/dumpdates.md): the date
  * syntax, reading up to the first bad line, the choice of the base dump,
  * and the -u rewrite, both by rename and in place.
  */

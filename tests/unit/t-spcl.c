@@ -1,7 +1,7 @@
 /*
  * t-spcl.c - the header codec of common/spcl.c: checksum, classification
  * of a block, and the byte swapping of headers, c_inos and directory
- * entries (tape-format.md 16, 17).
+ * entries (doc/format.md 2.2, 12).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +22,7 @@ put_hex(unsigned char *b, size_t off, const char *hex)
 	}
 }
 
-/* The TS_INODE header of tape-format.md 17, checksum still zero. */
+/* A TS_INODE header of a dump 0.4b47 archive, checksum still zero. */
 static void
 worked_example(union u_spcl *h)
 {
@@ -63,7 +63,7 @@ test_checksum(void)
 	worked_example(&h);
 	spcl_set_checksum(&h);
 	unit_eq_long((uint32_t)h.s_spcl.c_checksum, 0x1d6fc7d1u,
-	    "checksum of the worked example (tape-format.md 17)");
+	    "checksum of a TS_INODE header of a dump 0.4b47 archive");
 	unit_eq_long(spcl_sum(&h), CHECKSUM, "the header words sum to %d",
 	    CHECKSUM);
 	unit_eq_long(spcl_check(&h, 0), SPCL_NATIVE, "classified native");
