@@ -6,7 +6,9 @@
 #   tests: e2fsprogs (mke2fs, debugfs), util-linux (losetup, mount,
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
 #          tests, strace (write-size and fsync checks), script(1) from
-#          bsdutils for terminal questions
+#          bsdutils for terminal questions; Amanda (server and client, with
+#          mailutils as its mailer so that no MTA comes along, and the
+#          Encode::Locale its Perl tools need) for t8500
 #   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz)
 set -e
 if test "$(id -u)" != 0
@@ -22,4 +24,5 @@ apt-get install -y --no-install-recommends \
 	liblzo2-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
-	ca-certificates clang libclang-rt-14-dev
+	ca-certificates clang libclang-rt-14-dev \
+	amanda-server amanda-client mailutils libencode-locale-perl

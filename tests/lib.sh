@@ -66,6 +66,7 @@ export BLKID_FILE
 
 test_count=0 test_fail=0 test_success=0 test_skip=0 test_known=0
 test_cleanup_cmds=
+lib_at_exit=
 
 # ---- output --------------------------------------------------------------
 if test -n "$test_verbose"
@@ -104,6 +105,7 @@ lib_exit() {
 	lib_rc=$?
 	trap - EXIT INT TERM HUP
 	cd "$TEST_DIR" 2>/dev/null
+	test -z "$lib_at_exit" || eval "$lib_at_exit" >&3 2>&4
 	lib_undo_images
 	rm -rf "$LIB_STATE"
 	exit $lib_rc
@@ -282,6 +284,15 @@ test_must_fail() {
 		return 1
 	fi
 	return 0
+}
+
+# test_at_exit CMD: run CMD when the script ends, also after a failure
+# or an interrupt, before its mounts and loop devices are undone (newest
+# first): for what a script changes beyond one check, e.g. machine-wide
+# files it replaced after test_lock_system.
+test_at_exit() {
+	lib_at_exit="$*
+$lib_at_exit"
 }
 
 test_cmp() {
