@@ -165,6 +165,8 @@ struct record {
 
 static struct tape_config cfg;
 static struct ring *ring;
+/* Unreadable ranges dumped as zeros, known once tape_finish is done. */
+static unsigned long read_errors;
 static struct writer_output out;
 static struct helper helpers[NHELPERS];
 static int socks[SLAVE_COUNT] = { -1, -1, -1 };
@@ -323,6 +325,7 @@ start_slaves(void)
 	sc.ntrec = cfg.ntrec;
 	sc.method = cfg.compress;
 	sc.level = cfg.compress_level;
+	sc.fsblock = cfg.fsblock;
 
 	for (i = 0; i < SLAVE_COUNT; i++) {
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
@@ -1493,10 +1496,18 @@ tape_finish(union u_spcl *end)
 	compressed_totals_valid = cfg.compress != COMP_NONE;
 	print_volume_stats(time(NULL), (nrecords - vol_first_rec) *
 	    (uint64_t)cfg.ntrec, bytes);
+	read_errors = __atomic_load_n(&ring_status(ring)->read_errors,
+	    __ATOMIC_ACQUIRE);
 	ring_destroy(ring);
 	ring = NULL;
 	started = 0;
 	return 0;
+}
+
+unsigned long
+tape_read_errors(void)
+{
+	return read_errors;
 }
 
 int
