@@ -111,6 +111,10 @@ static int search_mounts(const char *name, char **dev, char **dir)
  * system mounted from the device, so that what has been written is on
  * the disk (mountsync.c); a probe does not.
  */
+/* Why the last open_fs failed: a libext2fs code, or 0 when it said so
+ * itself. */
+static errcode_t open_err;
+
 static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
 		   int flush)
 {
@@ -126,6 +130,7 @@ static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
 	 * saves what is there. */
 	if (rc == 0)
 		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	open_err = rc;
 	if (rc != 0) {
 		/* 0.4b47's wording, which names the libext2fs error. */
 		if (!quiet_magic)
@@ -285,12 +290,36 @@ int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
 	return 1;
 }
 
+/*
+ * The file system holding a subset cannot be opened.  The device alone
+ * would name a disk the user never gave (the root disk, for an image
+ * that is no ext2/3/4 and so is taken for a file in "/"): name the
+ * operand too, in 0.4b47's "Cannot open" shape.
+ */
+static void subset_open_failed(const struct dump_subset *sub)
+{
+	const char *what = sub->paths[0];
+	struct stat st;
+
+	if (open_err == 0)
+		return;		/* open_fs has said why */
+	if (stat(what, &st) == 0 && S_ISREG(st.st_mode))
+		msg("Cannot open %s, the file system holding %s (which is "
+		    "not an ext2/3/4 image): %s\n", sub->device, what,
+		    error_message(open_err));
+	else
+		msg("Cannot open %s, the file system holding %s: %s\n",
+		    sub->device, what, error_message(open_err));
+}
+
 int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
 {
 	ext2_filsys fs;
 
-	if (open_fs(sub->device, &fs, 0, 1) < 0)
+	if (open_fs(sub->device, &fs, 1, 1) < 0) {
+		subset_open_failed(sub);
 		return -1;
+	}
 	dfs->device = xstrdup(sub->device);
 	dfs->filesys = xstrdup(sub->filesys);
 	fill_fs(dfs, fs);

@@ -122,7 +122,7 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 {
 	union u_spcl end;
 	uint64_t changed;
-	unsigned long damaged;
+	unsigned long damaged, unreadable;
 	int incomplete;
 
 	if (tape_start(cfg) < 0) {
@@ -139,8 +139,13 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	qfa_end_header(&end);	/* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
+	unreadable = tape_read_errors();
+	if (unreadable != 0)
+		msg("%lu unreadable range(s) reported above: dumped as "
+		    "zeros\n", unreadable);
 	changed = changes_finish();
-	incomplete = o->strict && (changed > 0 || damaged > 0);
+	incomplete = o->strict && (changed > 0 || damaged > 0 ||
+				   unreadable > 0);
 	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed,
 			 incomplete);
 	if (incomplete)
@@ -154,6 +159,7 @@ static void fill_tape_config(const struct dump_opts *o,
 	memset(c, 0, sizeof(*c));
 	c->output = o->output;
 	c->device = dfs->device;
+	c->fsblock = dfs->blocksize;
 	c->ntrec = o->ntrec;
 	c->verbose = o->verbose;
 	c->ident = ident;

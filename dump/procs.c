@@ -128,6 +128,7 @@ procs_start_slaves(struct procs *p, const struct tape_config *cfg,
 	sc.ntrec = cfg->ntrec;
 	sc.method = cfg->compress;
 	sc.level = cfg->compress_level;
+	sc.fsblock = cfg->fsblock;
 
 	for (i = 0; i < SLAVE_COUNT; i++) {
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,

@@ -350,6 +350,12 @@ ring_status(const struct ring *r)
 	return &r->status;
 }
 
+void
+ring_note_read_error(struct ring *r)
+{
+	__atomic_add_fetch(&r->status.read_errors, 1, __ATOMIC_RELAXED);
+}
+
 int
 ring_failed(const struct ring *r)
 {

@@ -57,6 +57,8 @@ struct ring_status {
 	 * started and written from here).
 	 */
 	uint64_t first_unwritten;
+	/* Unreadable ranges the slaves dumped as zeros (atomic adds). */
+	unsigned long read_errors;
 };
 
 struct ring;
@@ -119,6 +121,8 @@ void ring_fail(struct ring *r, enum ring_error kind, int err,
     uint64_t record, uint64_t offset, size_t count, size_t got);
 /* The shared status (read by the master). */
 const struct ring_status *ring_status(const struct ring *r);
+/* A slave dumped an unreadable range as zeros. */
+void ring_note_read_error(struct ring *r);
 /* Whether some helper has reported an error. */
 int ring_failed(const struct ring *r);
 /* Writer: records fully written so far; master: read it for progress. */

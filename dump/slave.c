@@ -15,7 +15,9 @@
  * full for the writer.  A slave never walks the file system, never
  * touches the output and never changes master state; an error is
  * written to the ring status and the slave exits non-zero,
- * which the master notices.
+ * which the master notices.  The exception is an unreadable block (EIO,
+ * a bad sector): the slave dumps it as zeros, reports it on its own
+ * line and counts it in the ring, and goes on, as 0.4b47 does.
  *
  * Two settings serve compressed dumps.  Freed memory stays in the heap
  * (mallopt): bzip2 allocates and frees megabytes of state per record,
@@ -39,6 +41,7 @@
 #include "xio.h"
 #include "compress.h"
 #include "devread.h"
+#include "optr.h"
 #include "ring.h"
 #include "slave.h"
 
@@ -57,6 +60,8 @@
 #define KEEP_HEAP_BYTES		(32 * 1024 * 1024)
 /* How much lower than the writer a slave's CPU priority is. */
 #define SLAVE_NICE_STEP		1
+/* The unit of the "sector" numbers in read-error messages (0.4b47's). */
+#define SECTOR_SIZE		512
 
 /* One received packet, with buffers sized for the largest record. */
 struct packet {
@@ -189,9 +194,63 @@ lay_out(struct ring *ring, const struct packet *b, size_t n,
 	return nseg;
 }
 
+/* Report one unreadable range, already zeroed in the slot: one line
+ * with "error" in it (0.4b47's words, for schedulers parsing them),
+ * counted in the ring for the master's closing line. */
 static void
-read_segments(struct ring *ring, struct devread *dev,
-    const struct segment *seg, size_t nseg)
+report_unreadable(struct ring *ring, const struct slave_config *sc,
+    uint64_t off, size_t len)
+{
+	unsigned fsblock = sc->fsblock ? sc->fsblock : TP_BSIZE;
+
+	msg("read error from %s: %s: [sector %llu, ext2blk %llu]: "
+	    "count=%zu, dumped as zeros\n", sc->device, strerror(EIO),
+	    (unsigned long long)(off / SECTOR_SIZE),
+	    (unsigned long long)(off / fsblock), len);
+	ring_note_read_error(ring);
+}
+
+/*
+ * A segment whose read failed with EIO: read it again one tape block at
+ * a time, so that only what the disk cannot give is lost.  Unreadable
+ * blocks are zeroed and each run of them reported once; any other
+ * error or a short read still ends the dump.
+ */
+static void
+salvage_segment(struct ring *ring, const struct slave_config *sc,
+    struct devread *dev, const struct segment *s)
+{
+	uint64_t bad_off = 0;
+	size_t bad_len = 0, pos;
+
+	for (pos = 0; pos < s->len; pos += TP_BSIZE) {
+		ssize_t n = devread_pread(dev, s->dst + pos, TP_BSIZE,
+		    (off_t)(s->off + pos));
+
+		if (n < 0 && errno == EIO) {
+			memset(s->dst + pos, 0, TP_BSIZE);
+			if (bad_len == 0)
+				bad_off = s->off + pos;
+			bad_len += TP_BSIZE;
+			continue;
+		}
+		if (n < 0)
+			fail(ring, RING_SLAVE_READ, errno, s->record,
+			    s->off + pos, TP_BSIZE, 0);
+		if (n != TP_BSIZE)
+			fail(ring, RING_SLAVE_SHORT, 0, s->record,
+			    s->off + pos, TP_BSIZE, (size_t)n);
+		if (bad_len != 0)
+			report_unreadable(ring, sc, bad_off, bad_len);
+		bad_len = 0;
+	}
+	if (bad_len != 0)
+		report_unreadable(ring, sc, bad_off, bad_len);
+}
+
+static void
+read_segments(struct ring *ring, const struct slave_config *sc,
+    struct devread *dev, const struct segment *seg, size_t nseg)
 {
 	size_t i;
 
@@ -199,6 +258,10 @@ read_segments(struct ring *ring, struct devread *dev,
 		ssize_t n = devread_pread(dev, seg[i].dst, seg[i].len,
 		    (off_t)seg[i].off);
 
+		if (n < 0 && errno == EIO) {
+			salvage_segment(ring, sc, dev, &seg[i]);
+			continue;
+		}
 		if (n < 0)
 			fail(ring, RING_SLAVE_READ, errno, seg[i].record,
 			    seg[i].off, seg[i].len, 0);
@@ -395,7 +458,7 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 			if (ring_wait_free(ring, b[k].req.record) == -1)
 				fail(ring, RING_INTERNAL, errno,
 				    b[k].req.record, 0, 0, 0);
-		read_segments(ring, &dev, seg, lay_out(ring, b, n, seg));
+		read_segments(ring, sc, &dev, seg, lay_out(ring, b, n, seg));
 		finish_batch(sc, ring, b, n, work);
 		if (carry) {
 			spare = b[0];

@@ -46,6 +46,7 @@ struct slave_config {
 	int ntrec;
 	int method;		/* enum compress_method; 0: no compression */
 	int level;		/* compression level, 0 = default */
+	unsigned fsblock;	/* file-system block size, for messages */
 };
 
 /*

@@ -151,6 +151,8 @@ tape_finish(union u_spcl *end)
 	ts.compressed_totals_valid = ts.cfg.compress != COMP_NONE;
 	volreport_volume(&ts, time(NULL), (ts.nrecords - ts.vol_first_rec) *
 	    (uint64_t)ts.cfg.ntrec, bytes);
+	ts.read_errors = __atomic_load_n(&ring_status(ts.ring)->read_errors,
+	    __ATOMIC_ACQUIRE);
 	ring_destroy(ts.ring);
 	ts.ring = NULL;
 	ts.started = 0;
@@ -199,6 +201,12 @@ int
 tape_volumes(void)
 {
 	return ts.volume;
+}
+
+unsigned long
+tape_read_errors(void)
+{
+	return ts.read_errors;
 }
 
 int

@@ -29,6 +29,7 @@ struct tape_config {
 	 * further volume, after the operator changed the media). */
 	const char *output;
 	const char *device;	/* file-system device or image the slaves read */
+	unsigned fsblock;	/* its block size (read-error messages) */
 	int ntrec;		/* tape blocks per record (-b) */
 	int verbose;
 	/* Fields every header of this dump carries: c_date, c_ddate,
@@ -117,6 +118,9 @@ int tape_finish(union u_spcl *end);
 /* Volumes written so far (after tape_finish: the total, for "on V
  * volume(s)"). */
 int tape_volumes(void);
+/* After tape_finish: how many unreadable ranges of the device the
+ * slaves dumped as zeros (each reported on its own line). */
+unsigned long tape_read_errors(void);
 
 /*
  * Compression totals for "Wrote <u>kB uncompressed, <c>kB compressed,

@@ -76,6 +76,8 @@ struct tape_state {
 	time_t vol_start;
 	int started;
 	int closing;		/* tape_finish is padding the last record */
+	/* Unreadable ranges dumped as zeros, known once tape_finish is done. */
+	unsigned long read_errors;
 	/* called when a record ended the volume (volume_switch) */
 	void (*volume_over)(struct tape_state *ts);
 

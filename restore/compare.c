@@ -294,7 +294,7 @@ static void
 compare_leaf(struct entry *e, const struct inoattr *a)
 {
 	char *path;
-	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
+	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 }, 0 };
 	struct stat st;
 
 	if (!stat_entry(e, &st)) {

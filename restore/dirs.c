@@ -5,11 +5,12 @@
  * (doc/format.md 7).  Each image is validated entry by entry against 1 KiB blocks, as
  * 0.4b47 does; the surviving entries are packed into one arena, and once
  * all directories are in, the tree is built breadth-first from the root.
- * This is where hostile names stop: empty names, names with '/' or a NUL
- * inside, "." and ".." anywhere but as the structural entries, duplicate
+ * This is where hostile names stop: empty names, names with '/' inside,
+ * "." and ".." anywhere but as the structural entries, duplicate
  * names, and second names (or loops) of a directory are all refused with a
  * message, so every name in the tree is one safe path component and the
- * tree is a tree.  Which name of a directory is kept is decided once, by
+ * tree is a tree.  A name with a NUL inside is cut there, as 0.4b47 reads
+ * it, and kept if what is left is a good name.  Which name of a directory is kept is decided once, by
  * a breadth-first pass right after pass III (dirs_attach), so that every
  * mode, -t included, keeps and refuses the same entries.  Damage costs
  * the damaged entries only: a missing root or a missing directory is
@@ -20,6 +21,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +139,21 @@ dirindex_put(size_t idx)
 	dirindex[i] = idx + 1;
 }
 
-/* Print a refused name with anything unprintable escaped. */
+/* Write a name with anything unprintable escaped as \ooo. */
+void
+dirs_put_escaped(const char *name, size_t len, FILE *fp)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (isprint(c) && c != '\\' && c != '"')
+			putc(c, fp);
+		else
+			fprintf(fp, "\\%03o", c);
+	}
+}
+
+/* Report a refused entry. */
 static void
 refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
     const char *why)
@@ -145,15 +161,21 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
 	nrefused++;
 	fprintf(stderr, "Directory inode %lu: refusing entry \"",
 	    (unsigned long)dino);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		if (isprint(c) && c != '\\' && c != '"')
-			putc(c, stderr);
-		else
-			fprintf(stderr, "\\%03o", c);
-	}
+	dirs_put_escaped(name, len, stderr);
 	fprintf(stderr, "\" (inode %lu): %s\n", (unsigned long)ino, why);
+}
+
+/* Report an entry kept under a shortened name. */
+static void
+shorten(uint32_t dino, const char *name, size_t len, size_t cut,
+    uint32_t ino)
+{
+	nrefused++;
+	fprintf(stderr, "Directory inode %lu: entry \"", (unsigned long)dino);
+	dirs_put_escaped(name, len, stderr);
+	fprintf(stderr, "\" (inode %lu) kept as \"", (unsigned long)ino);
+	dirs_put_escaped(name, cut, stderr);
+	fputs("\": NUL inside the name\n", stderr);
 }
 
 static void
@@ -223,20 +245,34 @@ dir_entries(const struct dirrec *d)
 	return buf;
 }
 
-/* Check one entry's name; false (with a message) if it is refused. */
+/*
+ * Check one entry's name; false (with a message) if it is refused.  A
+ * name with a NUL inside (an encrypted directory's ciphertext may hold
+ * any byte) is cut there, as 0.4b47 reads it, into *cut; the caller
+ * keeps it under that name, if it is still a good one, and reports it.
+ */
 static bool
-name_ok(uint32_t dino, const char *name, uint8_t len, uint32_t ino)
+name_ok(uint32_t dino, const char *name, uint8_t len, uint32_t ino,
+    uint8_t *cut)
 {
+	const char *nul = memchr(name, '\0', len);
+
+	*cut = nul != NULL ? (uint8_t)(nul - name) : len;
 	if (len == 0) {
 		refuse(dino, name, len, ino, "empty name");
 		return false;
 	}
-	if (memchr(name, '\0', len) != NULL) {
+	if (*cut == 0) {
 		refuse(dino, name, len, ino, "NUL inside the name");
 		return false;
 	}
-	if (memchr(name, '/', len) != NULL) {
+	if (memchr(name, '/', *cut) != NULL) {
 		refuse(dino, name, len, ino, "'/' inside the name");
+		return false;
+	}
+	if ((*cut == 1 && name[0] == '.') ||
+	    (*cut == 2 && name[0] == '.' && name[1] == '.')) {
+		refuse(dino, name, len, ino, "NUL inside the name");
 		return false;
 	}
 	return true;
@@ -302,6 +338,7 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
 	while (off + TAPE_DIRENT_HDRLEN <= len) {
 		struct tape_direct d;
 		const char *name;
+		uint8_t cut;
 
 		memcpy(&d, blk + off, TAPE_DIRENT_HDRLEN);
 		if (d.d_reclen % 4 != 0 || d.d_reclen < TAPE_DIRENT_HDRLEN ||
@@ -332,14 +369,18 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
 				    "extra \".\" or \"..\" entry");
 			else if (dot || dotdot)
 				;	/* structural, rebuilt from the tree */
-			else if (!name_ok(dino, name, d.d_namlen, d.d_ino))
+			else if (!name_ok(dino, name, d.d_namlen, d.d_ino,
+			    &cut))
 				;
-			else if (!nameset_add(seen, name, d.d_namlen))
+			else if (!nameset_add(seen, name, cut))
 				refuse(dino, name, d.d_namlen, d.d_ino,
 				    "duplicate name");
-			else
-				arena_put(d.d_ino, d.d_type, name,
-				    d.d_namlen);
+			else {
+				if (cut != d.d_namlen)
+					shorten(dino, name, d.d_namlen, cut,
+					    d.d_ino);
+				arena_put(d.d_ino, d.d_type, name, cut);
+			}
 		}
 		off += d.d_reclen;
 	}
@@ -614,6 +655,15 @@ bool
 dirs_is_dir(uint32_t ino)
 {
 	return dir_find(ino) != NULL;
+}
+
+/* Are the names in directory ino ciphertext (fscrypt)? */
+bool
+dirs_encrypted(uint32_t ino)
+{
+	struct dirrec *d = dir_find(ino);
+
+	return d != NULL && (d->info->attr.flags & FS_ENCRYPT_FL) != 0;
 }
 
 /* The attributes of dumped directory ino, or NULL (-R attaches them to

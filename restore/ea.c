@@ -62,6 +62,8 @@ ea_data(const unsigned char *blk, size_t n, void *arg)
 void
 ea_read_records(uint32_t ino, struct ealist *out)
 {
+	if (out != NULL)
+		out->ino = ino;
 	while (curhdr.s_spcl.c_type == TS_INODE &&
 	    (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
 	    curhdr.s_spcl.c_inumber == ino) {
@@ -160,13 +162,24 @@ acl_convert(const unsigned char *in, size_t len, unsigned char *out,
 	return o;
 }
 
+/* Attributes of an index this restore does not know, skipped. */
+static unsigned long nskipped;
+
+unsigned long
+ea_skipped(void)
+{
+	return nskipped;
+}
+
 /*
  * Walk one payload and call fn(name, value, len, arg) for each attribute.
- * Returns the number of attributes seen, or -1 if the walk stopped at a
- * bad entry (after reporting it).
+ * An attribute of an unknown index (9, the fscrypt context of an
+ * encrypted inode, which only the kernel may set) is reported and
+ * skipped; the others are still set.  Returns the number of attributes
+ * seen, or -1 if the walk stopped at a bad entry (after reporting it).
  */
 static int
-ea_walk(const unsigned char *p, size_t len, const char *path,
+ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
     int (*fn)(const char *, const void *, size_t, void *), void *arg)
 {
 	size_t first, off;
@@ -207,9 +220,13 @@ ea_walk(const unsigned char *p, size_t len, const char *path,
 		case 6: prefix = "security."; break;
 		case 7: prefix = "system."; break;
 		default:
-			fprintf(stderr, "%s: Unknown EA index %u\n", path, idx);
-			free(conv);
-			return -1;
+			/* One line: an encrypted name may hold any byte. */
+			dirs_put_escaped(path, strlen(path), stderr);
+			fprintf(stderr, ": Unknown EA index %u (inode %lu): "
+			    "skipped\n", idx, (unsigned long)ino);
+			nskipped++;
+			off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
+			continue;
 		}
 		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)nlen,
 		    (const char *)p + off + EA_ENTRY_HDR);
@@ -364,7 +381,8 @@ ea_apply(const struct ealist *ea, int fd, const char *target,
 	bool whole = true;
 
 	for (size_t i = 0; i < ea->n; i++)
-		if (ea_walk(ea->payload[i], ea->len[i], path, set_one, &c) < 0)
+		if (ea_walk(ea->payload[i], ea->len[i], path, ea->ino,
+		    set_one, &c) < 0)
 			whole = false;
 	if (whole)
 		drop_stale(&c);
@@ -429,7 +447,8 @@ ea_compare(const struct ealist *ea, const char *target, const char *path)
 	char *names;
 
 	for (size_t i = 0; i < ea->n; i++) {
-		int n = ea_walk(ea->payload[i], ea->len[i], path, cmp_one, &c);
+		int n = ea_walk(ea->payload[i], ea->len[i], path, ea->ino,
+		    cmp_one, &c);
 
 		if (n > 0)
 			count += n;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "restore.h"
 
@@ -20,10 +21,12 @@ int	decompress_record(int method, const void *in, size_t inlen,
 /* dirs.c */
 void	attr_get(struct inoattr *a);
 void	dirs_build_tree(void);
+bool	dirs_encrypted(uint32_t ino);
 bool	dirs_is_dir(uint32_t ino);
 bool	dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
 unsigned long dirs_refused(void);
+void	dirs_put_escaped(const char *name, size_t len, FILE *fp);
 void	dirs_read(void);
 void	dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
@@ -34,6 +37,7 @@ int	ea_compare(const struct ealist *ea, const char *target,
 	    const char *path);
 void	ea_free(struct ealist *ea);
 void	ea_read_records(uint32_t ino, struct ealist *out);
+unsigned long ea_skipped(void);
 
 /* extract.c */
 void	extract_dirmodes(bool root);

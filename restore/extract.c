@@ -276,6 +276,24 @@ link_hole(size_t n, void *arg)
 	l->hole = true;
 }
 
+/*
+ * A target with a NUL inside (an encrypted link's ciphertext, after its
+ * two length bytes) is cut there, as 0.4b47 cuts it; say so on one line,
+ * path and target escaped (they may hold any byte).
+ */
+static void
+nul_in_target(const char *path, const char *text, size_t len)
+{
+	dirs_put_escaped(path, strlen(path), stderr);
+	fprintf(stderr, ": symbolic link target (inode %lu) holds a NUL "
+	    "byte, cut there: \"", (unsigned long)curhdr.s_spcl.c_inumber);
+	dirs_put_escaped(text, len, stderr);
+	fputs("\" kept as \"", stderr);
+	dirs_put_escaped(text, strlen(text), stderr);
+	fputs("\"\n", stderr);
+	errors++;
+}
+
 static bool
 restore_symlink(int dfd, const char *name, const char *path)
 {
@@ -295,14 +313,19 @@ restore_symlink(int dfd, const char *name, const char *path)
 	else if (l->len == 0)
 		fprintf(stderr, "%s: zero length symbolic link (ignored)\n",
 		    path);
-	else if (strlen(l->text) != l->len)
-		fprintf(stderr, "%s: symbolic link target holds a NUL byte "
-		    "(ignored)\n", path);
-	else if (l->len < size)
+	else if (l->text[0] == '\0') {
+		dirs_put_escaped(path, strlen(path), stderr);
+		fprintf(stderr, ": symbolic link target (inode %lu) starts "
+		    "with a NUL byte (ignored)\n",
+		    (unsigned long)curhdr.s_spcl.c_inumber);
+		errors++;
+	} else if (l->len < size)
 		fprintf(stderr, "%s: symbolic link target is %zu of its %llu "
 		    "bytes (ignored)\n", path, l->len,
 		    (unsigned long long)size);
 	else {
+		if (strlen(l->text) != l->len)
+			nul_in_target(path, l->text, l->len);
 		msg_verbose("Create symbolic link %s->%s\n", path, l->text);
 		if (ropt.Nflag)
 			ok = false;
@@ -436,7 +459,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	char numname[16];
 	const char *name = e->name, *path;
 	char *pathcopy;
-	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 } };
+	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 }, 0 };
 	int dfd, fd = -1;
 	bool made = false;
 	mode_t type = a->mode & S_IFMT;

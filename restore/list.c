@@ -2,12 +2,15 @@
  * list.c - restore -t: print the names on the archive.
  *
  * Lines are 0.4b47's: "%10lu\t./path" (root "."), with -v prefixed by
- * "dir " or "leaf", ended by a newline or, with -0, a NUL.  Only inodes in
+ * "dir " or "leaf", ended by a newline or, with -0, a NUL.  Names in an
+ * encrypted directory (ciphertext) are listed with unprintable bytes
+ * escaped as \ooo; all others raw, as 0.4b47 lists them.  Only inodes in
  * the dump map are printed; the walk is depth-first in on-tape order.
  * It reads the directories straight from dirs.c's (spilled) arena and
  * builds no tree of names, so listing a huge archive costs little memory:
  * only the entries of the directories on the current path are held.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +21,15 @@
 
 /* Packed entry layout of dirs.c: ino (4), type (1), namlen (1), name. */
 #define PACKED_HDR	6
+/* Bytes an escaped byte takes at most: "\ooo". */
+#define ESCAPED_LEN	4
 
 struct frame {
 	uint32_t ino;
 	unsigned char *ents;
 	size_t len, pos;
 	size_t pathlen;		/* path length of this directory */
+	bool encrypted;		/* names are ciphertext: list them escaped */
 };
 
 static char *path;
@@ -39,6 +45,34 @@ path_set(size_t at, const char *name, size_t len)
 	path[at] = '/';
 	memcpy(path + at + 1, name, len);
 	path[at + 1 + len] = '\0';
+}
+
+/*
+ * Append a name of an encrypted directory: ciphertext, any byte but NUL
+ * and '/', so it is written with bytes that are not printable as \ooo
+ * (one line per name, nothing raw on a terminal).  Returns the path
+ * length.
+ */
+static size_t
+path_set_escaped(size_t at, const char *name, size_t len)
+{
+	size_t o = at + 1;
+
+	if (at + len * ESCAPED_LEN + 2 > path_cap) {
+		path_cap = (at + len * ESCAPED_LEN + 2) * 2;
+		path = xrealloc(path, path_cap);
+	}
+	path[at] = '/';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (isprint(c) && c != '\\')
+			path[o++] = (char)c;
+		else
+			o += (size_t)sprintf(path + o, "\\%03o", c);
+	}
+	path[o] = '\0';
+	return o;
 }
 
 static void
@@ -65,6 +99,7 @@ list_tree(uint32_t ino, bool dir)
 	cap = 16;
 	st = xreallocarray(NULL, cap, sizeof(*st));
 	st[0].ino = ino;
+	st[0].encrypted = dirs_encrypted(ino);
 	st[0].ents = dirs_load(ino, &st[0].len);
 	st[0].pos = 0;
 	st[0].pathlen = strlen(path);
@@ -85,8 +120,16 @@ list_tree(uint32_t ino, bool dir)
 		memcpy(&cino, f->ents + pos, sizeof(cino));
 		type = f->ents[pos + 4];
 		nlen = f->ents[pos + 5];
-		path_set(f->pathlen, (const char *)f->ents + pos +
-		    PACKED_HDR, nlen);
+		if (f->encrypted)
+			pathlen = path_set_escaped(f->pathlen,
+			    (const char *)f->ents + pos + PACKED_HDR, nlen);
+		else {
+			path_set(f->pathlen, (const char *)f->ents + pos +
+			    PACKED_HDR, nlen);
+			/* Not strlen(path): that would make a deep tree
+			 * cost its depth squared. */
+			pathlen = f->pathlen + 1 + nlen;
+		}
 		f->pos += PACKED_HDR + nlen;
 		sub = dirs_is_dir(cino);
 		if (sub && !dirs_kept_name(f->ino, pos, cino))
@@ -96,15 +139,13 @@ list_tree(uint32_t ino, bool dir)
 			dirs_report_missing(path, cino, type);
 			continue;
 		}
-		/* Not strlen(path): that would make a deep tree cost its
-		 * depth squared. */
-		pathlen = f->pathlen + 1 + nlen;
 		if (depth == cap) {
 			cap *= 2;
 			st = xreallocarray(st, cap, sizeof(*st));
 		}
 		st[depth].pathlen = pathlen;
 		st[depth].ino = cino;
+		st[depth].encrypted = dirs_encrypted(cino);
 		st[depth].ents = dirs_load(cino, &st[depth].len);
 		st[depth].pos = 0;
 		depth++;

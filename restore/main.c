@@ -236,7 +236,7 @@ finish(void)
 	if (!drain_complete(true))
 		return R_ERROR;
 	return extract_errors() > 0 || tape_had_error() || tape_resynced() ||
-	    dirs_refused() > 0 ? R_ERROR : R_SUCCESS;
+	    dirs_refused() > 0 || ea_skipped() > 0 ? R_ERROR : R_SUCCESS;
 }
 
 static int

@@ -64,6 +64,7 @@ struct ealist {
 	size_t n;
 	unsigned char *payload[2];	/* at most two records per inode */
 	size_t len[2];
+	uint32_t ino;			/* for messages */
 };
 
 /* What a directory needs at the very end (dirs.c owns these). */

@@ -51,6 +51,55 @@ test_expect_success OURDUMP,!DUMP_IS_ORACLE 'not an ext2/3/4 file system: a plai
 	failed_cleanly notfs2
 '
 
+# A regular file that is no ext2/3/4 image is a file of the mounted file
+# system holding it (a subset dump, as in 0.4b47).  When that file system
+# cannot be opened (here: its device is closed to user backup), the
+# message must name the operand, not only a device the user never gave
+# (the root disk, for an image lying in "/").
+test_expect_success ROOT,LOOP 'setup: a file of zeros on a mounted file system' '
+	image_mount "$dev" mnt &&
+	truncate -s 4M mnt/zero.img &&
+	chmod 755 mnt && chmod 644 mnt/zero.img
+'
+
+# as_backup NAME DUMP ARGS...: DUMP as user backup (no group disk),
+# stderr to NAME.err, exit status to NAME.rc; never fails itself.
+as_backup() {
+	ab_name=$1
+	shift
+	setsid -w timeout 120 setpriv --reuid=34 --regid=34 --clear-groups \
+		"$@" </dev/null >"$ab_name.out" 2>"$ab_name.err"
+	echo $? >"$ab_name.rc"
+}
+
+# closed DEV: DEV readable by root only for the current check.
+closed() {
+	cl_mode=$(stat -c %a "$1") && cl_owner=$(stat -c %u:%g "$1") &&
+	test_when_finished "chown $cl_owner $1; chmod $cl_mode $1" &&
+	chown 0:0 "$1" && chmod 600 "$1"
+}
+
+test_expect_success ROOT,LOOP,OURDUMP,!DUMP_IS_ORACLE \
+	'a file that is no image, file system closed: the message names it' '
+	closed "$dev" &&
+	as_backup noimg "$DUMP" -0 -f /dev/null "$PWD/mnt/zero.img" &&
+	failed_cleanly noimg && test "$(cat noimg.rc)" = 1 &&
+	grep -Fx "  DUMP: Cannot open $dev, the file system holding $PWD/mnt/zero.img (which is not an ext2/3/4 image): Permission denied" noimg.err &&
+	as_backup noimgdir "$DUMP" -0 -f /dev/null "$PWD/mnt" &&
+	failed_cleanly noimgdir &&
+	as_backup noimgsub "$DUMP" -0 -f /dev/null "$PWD/mnt/lost+found" &&
+	failed_cleanly noimgsub &&
+	grep -Fx "  DUMP: Cannot open $dev, the file system holding $PWD/mnt/lost+found: Permission denied" noimgsub.err
+'
+
+test_expect_success ROOT,LOOP,ORACLE \
+	'a file that is no image, file system closed: 0.4b47 says "Cannot open"' '
+	closed "$dev" &&
+	as_backup onoimg "$ORACLE_DUMP" -0 -f /dev/null "$PWD/mnt/zero.img" &&
+	failed_cleanly onoimg &&
+	grep -Fx "  DUMP: Cannot open $dev" onoimg.err
+'
+
 test_expect_success ROOT,LOOP,OURDUMP 'unwritable output: -f /proc/nope' '
 	run_dump unwr -0 -f /proc/nope -D dd "$dev" &&
 	failed_cleanly unwr &&

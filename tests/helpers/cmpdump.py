@@ -36,6 +36,11 @@ single-volume, native (little-endian) dump archives.
   cmpdump.py names ARCHIVE
       Print every directory entry name of the archive, one per line (raw
       bytes), to check that a name is stored intact.
+
+  cmpdump.py dirents ARCHIVE
+      Print every live directory entry but "." and "..", one per line:
+      "DIRINO INO HEXNAME", the name's bytes in hex (encrypted names
+      may hold any byte, NUL and '/' included).
 """
 import struct
 import sys
@@ -332,6 +337,26 @@ def show_names(path):
     return 0
 
 
+def show_dirents(path):
+    """One line per live entry of every directory but "." and "..":
+    "DIRINO INO HEXNAME", the name's bytes exactly as archived."""
+    for u in group(read_records(path)):
+        r = u[0]
+        if r.type != TS_INODE or r.is_ea or (r.mode & S_IFMT) != S_IFDIR:
+            continue
+        blob = b''.join(b for x in u for b in x.data)[:r.size]
+        off = 0
+        while off + 8 <= len(blob):
+            ino, reclen, dtype, namlen = struct.unpack_from('<IHBB', blob, off)
+            if reclen < 8 or reclen % 4:
+                break
+            name = blob[off + 8:off + 8 + namlen]
+            if ino and name not in (b'.', b'..'):
+                print('%d %d %s' % (r.ino, ino, name.hex()))
+            off += reclen
+    return 0
+
+
 def zero_tails(path):
     bad = 0
     for u in group(read_records(path)):
@@ -378,6 +403,8 @@ def main(argv):
         return zero_tails(args[0])
     if cmd == 'names' and len(args) == 1:
         return show_names(args[0])
+    if cmd == 'dirents' and len(args) == 1:
+        return show_dirents(args[0])
     sys.exit(__doc__)
 
 
