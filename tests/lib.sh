@@ -166,17 +166,23 @@ $test_cleanup_cmds"
 
 # Runs BODY in this shell (so setup checks can set variables for later
 # ones), its output hidden unless -v; then the registered cleanups.
+# A body runs inside lib_body, so that a "return 1" in it (the usual way
+# out of a loop) ends the body, not lib_run before its cleanups.
+lib_body() {
+	eval "$1"
+}
+
 lib_run() {
 	test_cleanup_cmds=
 	cd "$TRASH_DIRECTORY" || exit 1
 	if test -n "$test_trace"
 	then
-		eval "set -x
+		lib_body "set -x
 $1" >&3 2>&4
 		lib_body_rc=$?
 		set +x
 	else
-		eval "$1" >&3 2>&4
+		lib_body "$1" >&3 2>&4
 		lib_body_rc=$?
 	fi
 	if test -n "$test_cleanup_cmds"

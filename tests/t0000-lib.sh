@@ -84,6 +84,18 @@ test_expect_success 'test_when_finished runs even when the body fails' '
 	grep cleaned sub/cleaned
 '
 
+test_expect_success 'a body left by return still runs its cleanups and fails' '
+	run_sub <<-\EOS &&
+	test_description=inner
+	. ./lib.sh
+	test_expect_success "left early" "test_when_finished \"echo cleaned >../cleaned-return\" && return 1"
+	test_expect_success "next" "echo next >../next"
+	test_done
+	EOS
+	grep cleaned sub/cleaned-return && grep next sub/next &&
+	grep "^not ok 1 - left early" out
+'
+
 test_expect_success 'test_must_fail accepts failure, rejects success and signals' '
 	test_must_fail false &&
 	test_must_fail sh -c "exit 3" &&
