@@ -7,6 +7,8 @@
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
 #          tests, strace (write-size and fsync checks), script(1) from
 #          bsdutils for terminal questions
+#   package: debhelper, dpkg-dev, fakeroot and lintian for the Debian
+#          package (debian/, dpkg-buildpackage -us -uc -b; t0200)
 set -e
 if test "$(id -u)" != 0
 then
@@ -21,4 +23,5 @@ apt-get install -y --no-install-recommends \
 	liblzo2-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
-	ca-certificates
+	ca-certificates \
+	debhelper dpkg-dev fakeroot lintian
