@@ -10,6 +10,8 @@
 #          mailutils as its mailer so that no MTA comes along, and the
 #          Encode::Locale its Perl tools need) for t8500
 #   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz)
+#   package: debhelper, dpkg-dev, fakeroot and lintian for the Debian
+#          package (debian/, dpkg-buildpackage -us -uc -b; t0200)
 set -e
 if test "$(id -u)" != 0
 then
@@ -25,4 +27,5 @@ apt-get install -y --no-install-recommends \
 	e2fsprogs util-linux mount python3 attr acl \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
 	ca-certificates clang libclang-rt-14-dev \
-	amanda-server amanda-client mailutils libencode-locale-perl
+	amanda-server amanda-client mailutils libencode-locale-perl \
+	debhelper dpkg-dev fakeroot lintian
