@@ -4,7 +4,13 @@
  * A slave compresses each record of ntrec tape blocks as one unit
  * (doc/format.md 11): zlib as compress2() does it, bzip2 with
  * BZ2_bzBuffToBuffCompress(block size = level, verbosity 0, work factor
- * 30), LZO with lzo1x_1_compress().  The output buffer is bounded by the
+ * 30), LZO with lzo1x_1_compress().  When configure found libdeflate,
+ * -z uses its zlib-format compressor instead of zlib's deflate: the
+ * same container (any zlib inflater, 0.4b47's restore included, reads
+ * it), the same level numbers (1..9 of libdeflate's 1..12; the header's
+ * level hint agrees with zlib's for every level but 7), the same bound
+ * on the output, for about 30% less CPU time, but not the same bytes as
+ * zlib makes.  The output buffer is bounded by the
  * caller (record size - 16): a record that does not shrink that much,
  * or that the library refuses, is stored raw by the caller, exactly as
  * dump 0.4b47 does.  The slaves are separate processes, so the three
@@ -23,7 +29,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef HAVE_ZLIB
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#elif defined(HAVE_ZLIB)
 #include <zlib.h>
 #endif
 #ifdef HAVE_BZLIB
@@ -41,7 +49,27 @@
 #define LEVEL_MIN	1
 #define LEVEL_MAX	9
 
-#ifdef HAVE_ZLIB
+#ifdef HAVE_LIBDEFLATE
+/* This process's compressor, made for ld_level on first use. */
+static struct libdeflate_compressor *ld;
+static int ld_level = -1;
+
+/* Compress len bytes into at most cap as one zlib stream; 0 if they do
+ * not fit (libdeflate then says 0) or no compressor can be had. */
+static size_t
+zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
+{
+	if (ld_level != level) {
+		libdeflate_free_compressor(ld);
+		ld_level = -1;
+		ld = libdeflate_alloc_compressor(level);
+		if (ld == NULL)
+			return 0;
+		ld_level = level;
+	}
+	return libdeflate_zlib_compress(ld, src, len, dst, cap);
+}
+#elif defined(HAVE_ZLIB)
 /* This process's deflate stream, set up at zs_level on first use. */
 static z_stream zs;
 static int zs_level = -1;
@@ -77,6 +105,10 @@ zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
 }
 #endif
 
+#if defined(HAVE_LIBDEFLATE) || defined(HAVE_ZLIB)
+#define HAVE_ZLIB_FORMAT 1
+#endif
+
 /* Worst-case growth of LZO1X-1 output: len + len/16 + 64 + 3. */
 #define LZO_WORST(len)	((len) + (len) / 16 + 64 + 3)
 
@@ -84,7 +116,7 @@ int
 compress_available(enum compress_method m)
 {
 	switch (m) {
-#ifdef HAVE_ZLIB
+#ifdef HAVE_ZLIB_FORMAT
 	case COMP_ZLIB:
 		return 1;
 #endif
@@ -148,7 +180,7 @@ compress_record(enum compress_method m, int level, const void *src,
 	if (len > INT_MAX || cap > INT_MAX)
 		return 0;
 	switch (m) {
-#ifdef HAVE_ZLIB
+#ifdef HAVE_ZLIB_FORMAT
 	case COMP_ZLIB:
 		return zlib_record(level, src, len, dst, cap);
 #endif
