@@ -1,10 +1,11 @@
 /*
- * compress.c - the record codecs of dump's -z, -j and -y options.
+ * compress.c - the record codecs of dump's -z, -j, -y and -Z options.
  *
  * A slave compresses each record of ntrec tape blocks as one unit
  * (doc/format.md 11): zlib as compress2() does it, bzip2 with
  * BZ2_bzBuffToBuffCompress(block size = level, verbosity 0, work factor
- * 30), LZO with lzo1x_1_compress().  When configure found libdeflate,
+ * 30), LZO with lzo1x_1_compress(), zstd (-Z, method 3, which dump
+ * 0.4b47's restore cannot read) one frame per record.  When configure found libdeflate,
  * -z uses its zlib-format compressor instead of zlib's deflate: the
  * same container (any zlib inflater, 0.4b47's restore included, reads
  * it), the same level numbers (1..9 of libdeflate's 1..12; the header's
@@ -39,6 +40,9 @@
 #endif
 #ifdef HAVE_LZO
 #include <lzo/lzo1x.h>
+#endif
+#ifdef HAVE_ZSTD
+#include <zstd.h>
 #endif
 
 #include "compress.h"
@@ -109,6 +113,25 @@ zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
 #define HAVE_ZLIB_FORMAT 1
 #endif
 
+#ifdef HAVE_ZSTD
+/* This process's zstd context: it keeps its tables between records,
+ * each record being one frame of its own (restore needs no state). */
+static ZSTD_CCtx *zc;
+
+/* Compress len bytes into at most cap as one zstd frame; 0 if they do
+ * not fit (zstd then reports dstSize_tooSmall) or zstd fails. */
+static size_t
+zstd_record(int level, const void *src, size_t len, void *dst, size_t cap)
+{
+	size_t n;
+
+	if (zc == NULL && (zc = ZSTD_createCCtx()) == NULL)
+		return 0;
+	n = ZSTD_compressCCtx(zc, dst, cap, src, len, level);
+	return ZSTD_isError(n) ? 0 : n;
+}
+#endif
+
 /* Worst-case growth of LZO1X-1 output: len + len/16 + 64 + 3. */
 #define LZO_WORST(len)	((len) + (len) / 16 + 64 + 3)
 
@@ -128,6 +151,10 @@ compress_available(enum compress_method m)
 	case COMP_LZO:
 		return lzo_init() == LZO_E_OK;
 #endif
+#ifdef HAVE_ZSTD
+	case COMP_ZSTD:
+		return 1;
+#endif
 	default:
 		return 0;
 	}
@@ -141,6 +168,8 @@ compress_tape_code(enum compress_method m)
 		return COMPRESS_BZLIB;
 	case COMP_LZO:
 		return COMPRESS_LZO;
+	case COMP_ZSTD:
+		return COMPRESS_ZSTD;
 	default:
 		return COMPRESS_ZLIB;
 	}
@@ -161,20 +190,22 @@ compress_work_size(enum compress_method m, size_t len)
 }
 
 static int
-clamp_level(int level)
+clamp_level(enum compress_method m, int level)
 {
+	int max = m == COMP_ZSTD ? ZSTD_MAX_LEVEL : LEVEL_MAX;
+
 	if (level == 0)
 		return COMPRESS_DEFAULT_LEVEL;
 	if (level < LEVEL_MIN)
 		return LEVEL_MIN;
-	return level > LEVEL_MAX ? LEVEL_MAX : level;
+	return level > max ? max : level;
 }
 
 size_t
 compress_record(enum compress_method m, int level, const void *src,
     size_t len, void *dst, size_t cap, void *work)
 {
-	level = clamp_level(level);
+	level = clamp_level(m, level);
 	/* the libraries take int or unsigned lengths; records are at most
 	 * 1 MiB, but refuse rather than truncate if that ever changes */
 	if (len > INT_MAX || cap > INT_MAX)
@@ -210,6 +241,10 @@ compress_record(enum compress_method m, int level, const void *src,
 		memcpy(dst, tmp, out);
 		return (size_t)out;
 	}
+#endif
+#ifdef HAVE_ZSTD
+	case COMP_ZSTD:
+		return zstd_record(level, src, len, dst, cap);
 #endif
 	default:
 		(void)src;

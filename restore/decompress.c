@@ -1,5 +1,6 @@
 /*
- * decompress.c - inflate one record of a compressed archive (-z, -j, -y).
+ * decompress.c - inflate one record of a compressed archive (-z, -j, -y,
+ * -Z).
  *
  * Each record after the first of a volume is compressed as one unit
  * (doc/format.md 11); this file only turns a payload back into at most
@@ -21,6 +22,9 @@
 #endif
 #ifdef HAVE_LZO
 #include <lzo/lzo1x.h>
+#endif
+#ifdef HAVE_ZSTD
+#include <zstd.h>
 #endif
 
 #include "restore.h"
@@ -94,6 +98,24 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 		    lzo1x_decompress_safe(in, inlen, out, &n, NULL) !=
 		    LZO_E_OK) {
 			*why = "lzo data error";
+			return -1;
+		}
+		*outlen = n;
+		return 0;
+	}
+#endif
+#ifdef HAVE_ZSTD
+	case COMPRESS_ZSTD: {
+		static ZSTD_DCtx *zd;
+		size_t n;
+
+		if (zd == NULL && (zd = ZSTD_createDCtx()) == NULL) {
+			*why = "out of memory";
+			return -1;
+		}
+		n = ZSTD_decompressDCtx(zd, out, *outlen, in, inlen);
+		if (ZSTD_isError(n)) {
+			*why = "zstd data error";
 			return -1;
 		}
 		*outlen = n;

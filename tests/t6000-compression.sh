@@ -12,8 +12,10 @@ instead; -z6 / -j9 honour the level.  The decompressed stream matches
 the one of 0.4b47.  restore 0.4b47 reads our -z, -j and -y archives
 (from a file and from standard input) into the tree it restores from our
 uncompressed archive, and our restore reads our -z archive and the one
-of dump 0.4b47 into the tree it restores from our uncompressed archive;
-the closing line adds up.'
+of dump 0.4b47 into the tree it restores from our uncompressed archive.
+-Z (zstd, record method 3) is read by our restore; restore 0.4b47 stops
+on it with a decompression error and a non-zero exit.  The closing line
+adds up.'
 . "$(dirname "$0")/lib.sh"
 
 # restore 0.4b47 names its temporary files in $TMPDIR after the dump
@@ -152,6 +154,37 @@ test_expect_success ROOT,LOOP,ORACLE,COMPRESS,OURRESTORE 'our restore reads our 
 	done &&
 	ours_restores oz.dump ouroz &&
 	test_cmp ouroplain.man ouroz.man
+'
+
+# -Z (zstd, method 3) is ours only: restore 0.4b47 must not take such an
+# archive for a good one.
+if test_have_prereq COMPRESS && grep -q -- "-DHAVE_ZSTD=1" "$TOP/Make.rules"
+then
+	test_set_prereq ZSTD
+fi
+
+test_expect_success ROOT,LOOP,ZSTD,OURRESTORE '-Z, -Z9: framing, method 3; our restore reads them' '
+	test_must_fail "$DUMP" -0 -Z20 -f Z20.dump $(cat dev) 2>Z20.err &&
+	grep "compress level must be between 1 and 19" Z20.err &&
+	for z in Z Z9
+	do
+		"$DUMP" -0 -$z -f $z.dump $(cat dev) 2>$z.err &&
+		$ZREC check 3 $z.dump >$z.check &&
+		grep " method=3\$" $z.check &&
+		! grep " compressed=0 " $z.check &&
+		ours_restores $z.dump our$z &&
+		test_cmp ourplain.man our$z.man || return 1
+	done &&
+	grep "^  DUMP: Compressing output at transformation level 3 (zstd)\$" Z.err &&
+	grep "^  DUMP: Compressing output at transformation level 9 (zstd)\$" Z9.err &&
+	test $(stat -c %s Z9.dump) -lt $(stat -c %s Z.dump)
+'
+
+test_expect_success ROOT,LOOP,ORACLE,ZSTD '-Z: restore 0.4b47 fails on it (decompression error, non-zero exit)' '
+	rm -rf oZ && mkdir oZ &&
+	(cd oZ && "$ORACLE_RESTORE" -r -f ../Z.dump </dev/null >../oZ.out 2>../oZ.err; echo $? >../oZ.rc) &&
+	cat oZ.err && test $(cat oZ.rc) -ne 0 &&
+	grep "decompression error" oZ.err
 '
 
 test_known_upstream_defect ROOT,LOOP,ORACLE,COMPRESS 'dump 0.4b47 ignores the level: -z6 payloads are level 2' '
