@@ -121,9 +121,42 @@ bench_pair() {
 	ow=$(field wall < "$WORK/ours.txt" | median); rw=$(field wall < "$WORK/ref.txt" | median)
 	oc=$(field cpu < "$WORK/ours.txt" | median); rc=$(field cpu < "$WORK/ref.txt" | median)
 	om=$(field maxrss < "$WORK/ours.txt" | median); rm_=$(field maxrss < "$WORK/ref.txt" | median)
+	# for a later bench_one line to compare with
+	PAIR_OURS_WALL=$ow PAIR_REF_WALL=$rw
 	awk -v l="$label" -v ow="$ow" -v rw="$rw" -v oc="$oc" -v rc="$rc" -v om="$om" -v rm="$rm_" 'BEGIN {
 		printf "%-34s wall %7.2fs vs %7.2fs (speed-up %5.2fx)  cpu %6.2fs vs %6.2fs (%5.2fx)  maxrss %6d vs %6d KiB (%4.2fx)\n",
 		    l, ow, rw, (ow > 0 ? rw / ow : 0), oc, rc, (oc > 0 ? rc / oc : 0), om, rm, (rm > 0 ? om / rm : 0) }'
+}
+
+# bench_one LABEL PREP CMD [OURS_WALL REF_WALL]: another program (tar,
+# dd) run RUNS times, PREP before each; prints its medians and, given the
+# medians of a bench_pair line, how ours and 0.4b47 compare with it
+# (their wall / its wall: 2.00x = twice as long).
+bench_one() {
+	label=$1 prep=$2 cmd=$3 ow=${4:-} rw=${5:-}
+	: > "$WORK/one.txt"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		eval "$prep"
+		measure "$WORK/one.err" "$cmd" >> "$WORK/one.txt"
+		i=$((i + 1))
+	done
+	if grep -qv 'rc=0' "$WORK/one.txt"; then
+		echo "$label: a run failed:"; cat "$WORK/one.txt"
+		tail -n 3 "$WORK/one.err"
+	fi
+	if [ -n "${BENCH_VERBOSE:-}" ]; then
+		echo "$label, every run:"
+		sed 's/^/    /' "$WORK/one.txt"
+	fi
+	w=$(field wall < "$WORK/one.txt" | median)
+	c=$(field cpu < "$WORK/one.txt" | median)
+	m=$(field maxrss < "$WORK/one.txt" | median)
+	awk -v l="$label" -v w="$w" -v c="$c" -v m="$m" -v ow="$ow" -v rw="$rw" 'BEGIN {
+		printf "%-34s wall %7.2fs             cpu %6.2fs              maxrss %6d KiB", l, w, c, m
+		if (ow != "" && w > 0)
+			printf "   ours %5.2fx, 0.4b47 %5.2fx its wall", ow / w, rw / w
+		printf "\n" }'
 }
 
 # bench_fresh_fs IMG MNT SIZE_MB: (re)make an empty ext4 file system in

@@ -1,7 +1,9 @@
 #!/bin/sh
 # restore-bench.sh - our restore against restore 0.4b47, side by side in one
 # run (issue "restore"): -r of a few hundred MB archive into an empty
-# directory, and -t of an archive with 200,000 small files.  Both read the
+# directory, and -t of an archive with 200,000 small files; GNU tar -x of
+# the same tree into a fresh and into a used file system as a yardstick.
+# Each line gives the peak RSS of ours and of 0.4b47.  Both read the
 # same archives, made by dump 0.4b47.  RUNS (default 3) alternating runs,
 # medians, speed-up = 0.4b47 wall / ours wall, memory ratio = ours / 0.4b47.
 # Usage: sh bench/restore-bench.sh [MB] [NFILES]
@@ -14,6 +16,8 @@ NFILES=${2:-200000}
 echo "building the -r archive in $WORK ..."
 bench_tree "$WORK/tree" "$MB"
 DEV=$(bench_image "$WORK/fs.img" "$WORK/tree" $((MB + MB / 2 + 64)))
+# the same tree as a GNU tar archive, for the tar -x yardstick
+tar -C "$WORK/tree" -cf "$WORK/big.tar" .
 rm -rf "$WORK/tree"
 "$REF_DUMP" -0 -f "$WORK/big.dump" "$DEV" 2>/dev/null
 T=$WORK/target
@@ -36,6 +40,22 @@ bench_pair "-r ${MB} MB, fresh fs, until on disk" \
     "bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)); sync" \
     "cd $M && $OUR_RESTORE -r -f $WORK/big.dump" \
     "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ."
+bench_one "tar -x ${MB} MB, fresh fs, on disk" \
+    "bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)); sync" \
+    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL"
+# "used fs": a new file system into which our restore restored the tree,
+# then rm -rf of it and a sync: freed inodes and blocks, as on a disk
+# that is restored to again.
+used_fs() {
+	bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)) &&
+	(cd $M && $OUR_RESTORE -r -f $WORK/big.dump 2>/dev/null) &&
+	rm -rf $M/* && sync
+}
+bench_pair "-r ${MB} MB, used fs, until on disk" "used_fs" \
+    "cd $M && $OUR_RESTORE -r -f $WORK/big.dump" \
+    "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ."
+bench_one "tar -x ${MB} MB, used fs, on disk" "used_fs" \
+    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL"
 bench_fresh_fs_done
 rm -f "$WORK/target.img"
 bench_pair "-r ${MB} MB, reused dir, until on disk" "rm -rf $T; mkdir $T; sync" \

@@ -64,6 +64,7 @@
 #define COMPRESS_ZLIB	0
 #define COMPRESS_BZLIB	1
 #define COMPRESS_LZO	2
+#define COMPRESS_ZSTD	3	/* dump -Z; not in 0.4b47, which cannot read it */
 
 /* Directory entry types stored in dumped directories (d_type). */
 #define DT_TAPE_UNKNOWN	0

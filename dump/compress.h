@@ -1,5 +1,6 @@
 /*
- * compress.h - the record codecs of -z (zlib), -j (bzip2) and -y (LZO),
+ * compress.h - the record codecs of -z (zlib), -j (bzip2), -y (LZO) and
+ * -Z (zstd),
  * behind one small interface used by the slaves.
  */
 #ifndef DUMP_COMPRESS_H
@@ -16,11 +17,16 @@ enum compress_method {
 	COMP_ZLIB,
 	COMP_BZLIB,
 	COMP_LZO,
+	COMP_ZSTD,
 };
 
 /* The level dump 0.4b47 always uses (zlib level, bzip2 block size):
  * the default, so that default output equals 0.4b47's byte for byte. */
 #define COMPRESS_DEFAULT_LEVEL	2
+/* -Z: zstd's own default level, and its highest without the large
+ * windows of the "ultra" levels (a record is at most 1 MiB anyway). */
+#define ZSTD_DEFAULT_LEVEL	3
+#define ZSTD_MAX_LEVEL		19
 
 /* Whether this build can compress with method m. */
 int compress_available(enum compress_method m);
@@ -34,7 +40,7 @@ size_t compress_work_size(enum compress_method m, size_t len);
 
 /*
  * Compress the len bytes at src into dst (room for cap bytes) with
- * method m at level (1..9; 0 means COMPRESS_DEFAULT_LEVEL).  Returns
+ * method m at level (1..9, zstd 1..19; 0 means COMPRESS_DEFAULT_LEVEL).  Returns
  * the compressed size, or 0 when the method failed or the result does
  * not fit in cap: the caller then stores the record raw.
  */

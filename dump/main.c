@@ -213,6 +213,9 @@ static void start_messages(const struct dump_opts *o,
 		    o->compress_level);
 	else if (o->compress == COMP_LZO)
 		msg("Compressing output (lzo)\n");
+	else if (o->compress == COMP_ZSTD)
+		msg("Compressing output at transformation level %d (zstd)\n",
+		    o->compress_level);
 }
 
 /* Whether volumes end by size (-B) or computed tape length (-c/-d/-s):

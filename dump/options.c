@@ -24,7 +24,7 @@
 #include "writer.h"
 #include "xalloc.h"
 
-#define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::"
+#define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::Z::"
 /* getopt_long's value for --strict (no letter has it) */
 #define OPT_STRICT	256
 /* Old-syntax key letters that take the next word as their argument. */
@@ -414,6 +414,13 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'z':
 			set_compress(o, COMP_ZLIB, optarg);
+			break;
+		case 'Z':
+			set_compress(o, COMP_ZSTD, NULL);
+			o->compress_level = ZSTD_DEFAULT_LEVEL;
+			if (optarg != NULL)
+				o->compress_level = (int)numarg("compress level",
+				    optarg, MIN_COMPRESS_LEVEL, ZSTD_MAX_LEVEL);
 			break;
 		case 'h':
 			o->honor_level = (int)numarg("honor level", optarg, 0,

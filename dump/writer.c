@@ -66,7 +66,8 @@
  * its time); with 128 KiB writes, 2 (bench/media-bench.sh). */
 #define PIPE_CHUNK		(128u * 1024)
 /* Regular files: start writeback of every this many bytes as soon as
- * they are written, so the final fsync has little left to do. */
+ * they are written, and drop them from the page cache one window later,
+ * once on disk, so the final fsync has little left to do. */
 #define WRITEBACK_WINDOW	(8u * 1024 * 1024)
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
 #define OUTPUT_MODE		0666
@@ -232,6 +233,7 @@ struct writer {
 	size_t recsize;
 	uint64_t pos;		/* bytes written to this volume */
 	uint64_t wb_start;	/* first byte not yet sent to writeback */
+	uint64_t drop_start;	/* first byte still kept in the page cache */
 	int writeback;		/* sync_file_range still worth calling */
 	/* the chunk being written: its first record, the volume offset it
 	 * starts at and each record's length, to tell after a failure which
@@ -343,17 +345,41 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 	return 0;
 }
 
-/* Ask the kernel to start writing back what accumulated; advisory, so
- * a failure only stops further calls (fsync reports real errors). */
+/*
+ * Regular files: every WRITEBACK_WINDOW bytes, start writing back what
+ * accumulated, then wait for the window started one call earlier (it
+ * has had a window's worth of writing to land) and drop it from the
+ * page cache: a large dump neither pushes the server's working set out
+ * of memory nor leaves much for the final fsync.  Starting is advisory,
+ * so a refusal (no support here) only stops further calls.  A failed
+ * wait is an I/O error that the kernel reports once per open file: the
+ * final fsync would not see it again, so it is fatal here.
+ */
 static void
-start_writeback(struct writer *w)
+start_writeback(struct writer *w, uint64_t nrec)
 {
+	uint64_t sent = w->wb_start;
+
 	if (!w->writeback || w->pos - w->wb_start < WRITEBACK_WINDOW)
 		return;
 	if (sync_file_range(w->out.fd, (off_t)w->wb_start,
-	    (off_t)(w->pos - w->wb_start), SYNC_FILE_RANGE_WRITE) == -1)
+	    (off_t)(w->pos - w->wb_start), SYNC_FILE_RANGE_WRITE) == -1) {
 		w->writeback = 0;
+		return;
+	}
 	w->wb_start = w->pos;
+	if (sent <= w->drop_start)
+		return;
+	if (sync_file_range(w->out.fd, (off_t)w->drop_start,
+	    (off_t)(sent - w->drop_start), SYNC_FILE_RANGE_WAIT_BEFORE |
+	    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) == -1)
+		fail(w, RING_WRITER_FSYNC, errno, nrec);
+#ifdef HAVE_POSIX_FADVISE
+	/* clean pages now: dropping them loses nothing */
+	(void)posix_fadvise(w->out.fd, (off_t)w->drop_start,
+	    (off_t)(sent - w->drop_start), POSIX_FADV_DONTNEED);
+#endif
+	w->drop_start = sent;
 }
 
 /*
@@ -483,7 +509,7 @@ write_records(struct writer *w, uint64_t first, size_t n,
 			fail(w, RING_INTERNAL, errno, first + i);
 	}
 	w->chunk_n = 0;
-	start_writeback(w);
+	start_writeback(w, first + n);
 	return 0;
 }
 
@@ -552,7 +578,7 @@ open_next(struct writer *w, uint64_t nrec, const char *first_name,
 			fail(w, RING_INTERNAL, errno, nrec);
 	}
 	ring_volume_opened(w->ring, 0);
-	w->pos = w->wb_start = 0;
+	w->pos = w->wb_start = w->drop_start = 0;
 	w->writeback = w->out.kind == WRITER_FILE;
 }
 

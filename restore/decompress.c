@@ -1,14 +1,20 @@
 /*
- * decompress.c - inflate one record of a compressed archive (-z, -j, -y).
+ * decompress.c - inflate one record of a compressed archive (-z, -j, -y,
+ * -Z).
  *
  * Each record after the first of a volume is compressed as one unit
  * (doc/format.md 11); this file only turns a payload back into at most
  * *outlen bytes and says why when it cannot.  The caller checks lengths.
+ * zlib-format records go through libdeflate where configure found it
+ * (one decompressor per process, made on first use: it keeps no state
+ * between records), else through zlib's uncompress().
  */
 #include <limits.h>
 #include <string.h>
 
-#ifdef HAVE_ZLIB
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#elif defined(HAVE_ZLIB)
 #include <zlib.h>
 #endif
 #ifdef HAVE_BZLIB
@@ -17,9 +23,48 @@
 #ifdef HAVE_LZO
 #include <lzo/lzo1x.h>
 #endif
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 #include "restore.h"
 #include "extern.h"
+
+#ifdef HAVE_LIBDEFLATE
+static int
+inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
+    const char **why)
+{
+	static struct libdeflate_decompressor *ld;
+	size_t n = 0;
+
+	if (ld == NULL && (ld = libdeflate_alloc_decompressor()) == NULL) {
+		*why = "out of memory";
+		return -1;
+	}
+	if (libdeflate_zlib_decompress(ld, in, inlen, out, *outlen, &n) !=
+	    LIBDEFLATE_SUCCESS) {
+		*why = "zlib data error";
+		return -1;
+	}
+	*outlen = n;
+	return 0;
+}
+#elif defined(HAVE_ZLIB)
+static int
+inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
+    const char **why)
+{
+	uLongf n = (uLongf)*outlen;
+
+	if (uncompress(out, &n, in, (uLong)inlen) != Z_OK) {
+		*why = "zlib data error";
+		return -1;
+	}
+	*outlen = n;
+	return 0;
+}
+#endif
 
 int
 decompress_record(int method, const void *in, size_t inlen, void *out,
@@ -27,17 +72,9 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 {
 	*why = "unknown compression method";
 	switch (method) {
-#ifdef HAVE_ZLIB
-	case COMPRESS_ZLIB: {
-		uLongf n = (uLongf)*outlen;
-
-		if (uncompress(out, &n, in, (uLong)inlen) != Z_OK) {
-			*why = "zlib data error";
-			return -1;
-		}
-		*outlen = n;
-		return 0;
-	}
+#if defined(HAVE_LIBDEFLATE) || defined(HAVE_ZLIB)
+	case COMPRESS_ZLIB:
+		return inflate_record(in, inlen, out, outlen, why);
 #endif
 #ifdef HAVE_BZLIB
 	case COMPRESS_BZLIB: {
@@ -61,6 +98,24 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 		    lzo1x_decompress_safe(in, inlen, out, &n, NULL) !=
 		    LZO_E_OK) {
 			*why = "lzo data error";
+			return -1;
+		}
+		*outlen = n;
+		return 0;
+	}
+#endif
+#ifdef HAVE_ZSTD
+	case COMPRESS_ZSTD: {
+		static ZSTD_DCtx *zd;
+		size_t n;
+
+		if (zd == NULL && (zd = ZSTD_createDCtx()) == NULL) {
+			*why = "out of memory";
+			return -1;
+		}
+		n = ZSTD_decompressDCtx(zd, out, *outlen, in, inlen);
+		if (ZSTD_isError(n)) {
+			*why = "zstd data error";
 			return -1;
 		}
 		*outlen = n;

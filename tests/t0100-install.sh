@@ -213,7 +213,8 @@ test_expect_success DIST 'make dist packs the tracked files, configure and MANIF
 test_expect_success DIST 'out-of-tree build with CFLAGS and CPPFLAGS on the make line' '
 	mkdir $DISTNAME/b &&
 	(cd $DISTNAME/b && ../configure --prefix=/usr --sbindir=/sbin \
-		--with-rmt-dir=/usr/sbin --with-rmt-name=rmt --without-lzo) \
+		--with-rmt-dir=/usr/sbin --with-rmt-name=rmt --without-lzo \
+		--without-libdeflate) \
 		>conf.log 2>&1 || { cat conf.log; false; } &&
 	make -C $DISTNAME/b CFLAGS=-O0 CPPFLAGS=-DT0100_USER_FLAG >make.log 2>&1 ||
 	{ cat make.log; false; } &&
@@ -234,7 +235,7 @@ test_expect_success DIST 'every compile has the user flags and the build flags' 
 	! grep -e "-O2" compiles
 '
 
-test_expect_success DIST 'configure prints a summary; --without-lzo builds without LZO' '
+test_expect_success DIST 'configure prints a summary; --without-lzo builds without LZO, --without-libdeflate with zlib' '
 	grep "^dump .* configured:" conf.log &&
 	grep "^  clone(CLONE_IO) *\(yes\|no\)\$" conf.log &&
 	grep "^  LZO (-y) *no (--without-lzo" conf.log &&
@@ -244,8 +245,13 @@ test_expect_success DIST 'configure prints a summary; --without-lzo builds witho
 	grep "^  remote rmt program */etc/rmt " conf.log &&
 	! grep -e "-DHAVE_LZO" $DISTNAME/b/Make.rules &&
 	grep "^LZO_LIBS *= *\$" $DISTNAME/b/Make.rules &&
+	grep "^  zlib format (-z) *yes, with zlib (--without-libdeflate)\$" conf.log &&
+	! grep -e "-DHAVE_LIBDEFLATE" $DISTNAME/b/Make.rules &&
 	readelf -d $DISTNAME/b/dump/dump >needed &&
-	! grep -i lzo needed
+	! grep -i lzo needed &&
+	! grep -i libdeflate needed && grep "libz\.so" needed &&
+	readelf -d $DISTNAME/b/restore/restore >rneeded &&
+	! grep -i libdeflate rneeded && grep "libz\.so" rneeded
 '
 
 test_expect_success DIST '--with-lzo fails when liblzo2 is missing' '

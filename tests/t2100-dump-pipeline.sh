@@ -3,7 +3,10 @@ test_description='dump output pipeline: record stream, write sizes, output error
 
 The writer writes whole records back to back in 1 MiB chunks (the largest
 multiple of the record size <= 1 MiB) to files, and at most 128 KiB (or one
-record, if larger) at a time into pipes; -f - gives the same stream as a file; end of media, a vanished reader and an unwritable output
+record, if larger) at a time into pipes; -f - gives the same stream as a file.
+A file output is sent to writeback every 8 MiB and each window, once
+waited for on disk, is dropped from the page cache; a failed wait ends
+the dump like a failed fsync.  End of media, a vanished reader and an unwritable output
 each end the dump with one clear message and exit 3 (1 for the open), never
 "DUMP IS DONE".'
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +83,55 @@ test_expect_success OURDUMP,MKE2FS,SETSID 'output disk full (/dev/full): End of 
 	grep "Change Volumes: Mount volume #2" err.full &&
 	grep "fopen on /dev/tty fails" err.full &&
 	! grep "DUMP IS DONE" err.full
+'
+
+test_expect_success OURDUMP,MKE2FS 'setup: an image with ~30 MiB of data (three writeback windows)' '
+	mkdir tree30 &&
+	for i in 1 2 3; do
+		head -c 10000000 /dev/urandom >tree30/f$i || return 1
+	done &&
+	mke2fs -q -t ext4 -d tree30 img30 48M
+'
+
+# The writer's sync_file_range/fadvise64/fsync calls on out30, one per
+# line as "call offset length flags".
+output_calls() {
+	cat trace30.* |
+		sed -n "s/^\(sync_file_range\|fadvise64\)([0-9]*<[^>]*\/out30>, \([0-9]*\), \([0-9]*\), \([A-Z_|]*\)) = 0\$/\1 \2 \3 \4/p; s/^fsync([0-9]*<[^>]*\/out30>) = 0\$/fsync/p"
+}
+
+test_expect_success OURDUMP,MKE2FS,STRACE 'file output: each window is dropped from the cache only once waited for on disk' '
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -ff -qq -y -e trace=sync_file_range,fadvise64,fsync -o trace30 \
+		"$DUMP" -0 -b 64 -f out30 img30 2>err30 &&
+	grep "DUMP IS DONE" err30 &&
+	output_calls >calls30 &&
+	cat calls30 &&
+	grep -c "^fadvise64 .* POSIX_FADV_DONTNEED\$" calls30 >ndrop &&
+	test $(cat ndrop) -ge 2 &&
+	dropped=0 &&
+	while read -r call off len flags
+	do
+		case $call in
+		fadvise64)
+			grep -q "^sync_file_range $off $len SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER\$" calls30 &&
+			test $off -eq $dropped || return 1
+			dropped=$((off + len)) ;;
+		esac
+	done <calls30 &&
+	test $dropped -le $(stat -c %s out30) &&
+	test "$(tail -n 1 calls30)" = fsync
+'
+
+test_expect_success OURDUMP,MKE2FS,STRACE,SETSID 'a failed wait for writeback: Cannot flush output, exit 3' '
+	test_expect_code_3() { "$@"; test $? -eq 3; } &&
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	test_expect_code_3 setsid -w strace -f -qq -o /dev/null \
+		-e trace=sync_file_range -e inject=sync_file_range:error=EIO:when=3 \
+		"$DUMP" -0 -b 64 -f out30e img30 2>err30e </dev/null &&
+	cat err30e &&
+	grep "Cannot flush output \"out30e\": Input/output error" err30e &&
+	! grep "DUMP IS DONE" err30e
 '
 
 test_expect_success OURDUMP,MKE2FS 'reader goes away: Broken pipe, exit 3' '

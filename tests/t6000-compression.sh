@@ -3,13 +3,19 @@ test_description='dump -z/-j/-y: compressed archives
 
 Record framing of doc/format.md 11: the first record raw, then a 4-byte
 prefix and payload per record; a record that does not shrink below
-record - 16 bytes is stored raw.  With the default level every zlib and
-bzip2 payload is exactly what compress2 level 2 / bzip2 block size 2
-make of it, so our records equal those of dump 0.4b47 for the same raw
-record; -z6 / -j9 honour the level.  The decompressed stream matches the
-one of 0.4b47.  restore 0.4b47 reads our -z, -j and -y archives (from a
-file and from standard input) into the tree it restores from our
-uncompressed archive; the closing line adds up.'
+record - 16 bytes is stored raw.  With the default level every bzip2
+payload is exactly what bzip2 block size 2 makes of it, and so is every
+zlib payload of a zlib build what compress2 level 2 makes of it: our
+records equal those of dump 0.4b47 for the same raw record; a libdeflate
+build writes valid zlib streams with the level hint of the level
+instead; -z6 / -j9 honour the level.  The decompressed stream matches
+the one of 0.4b47.  restore 0.4b47 reads our -z, -j and -y archives
+(from a file and from standard input) into the tree it restores from our
+uncompressed archive, and our restore reads our -z archive and the one
+of dump 0.4b47 into the tree it restores from our uncompressed archive.
+-Z (zstd, record method 3) is read by our restore; restore 0.4b47 stops
+on it with a decompression error and a non-zero exit.  The closing line
+adds up.'
 . "$(dirname "$0")/lib.sh"
 
 # restore 0.4b47 names its temporary files in $TMPDIR after the dump
@@ -40,6 +46,15 @@ test_expect_success ROOT,LOOP,ORACLE,COMPRESS 'setup: image; restore 0.4b47 of o
 	manifest plain --mtime=s >ref.man &&
 	test $(wc -l <ref.man) -gt 1000
 '
+
+# -z payloads of a libdeflate build are checked for what they must be
+# (zlib streams of the record, with the level hint of the level), not
+# for zlib's bytes.
+ZCHECK=check
+if grep -q -- "-DHAVE_LIBDEFLATE=1" "$TOP/Make.rules"
+then
+	ZCHECK=valid
+fi
 
 # restores ARCHIVE DIR [stdin | RESTORE-OPTIONS]: restore 0.4b47 -r
 # into DIR equals ref.man.
@@ -82,7 +97,7 @@ do
 
 	test_expect_success $prereq "$name ($opts): framing, method $code, payloads at level $level" '
 		"$DUMP" -0 '"$opts"' -f '$name'.dump $(cat dev) 2>'$name'.err &&
-		$ZREC check '$level' '$name'.dump >'$name'.check &&
+		$ZREC $ZCHECK '$level' '$name'.dump >'$name'.check &&
 		cat '$name'.check &&
 		grep " method='$code'\$" '$name'.check &&
 		! grep " compressed=0 " '$name'.check
@@ -117,6 +132,59 @@ test_expect_success ROOT,LOOP,ORACLE,COMPRESS '-z: decompressed, our stream equa
 	$CMPDUMP cmp oplain.dump plain.dump >plain.cmp 2>&1; plainrc=$? &&
 	$CMPDUMP cmp oz.raw z.raw >z.cmp 2>&1; zrc=$? &&
 	test $plainrc -eq $zrc && test_cmp plain.cmp z.cmp
+'
+
+# ours_restores ARCHIVE DIR: our restore -r into DIR, then DIR.man.
+ours_restores() {
+	rm -rf "$2" && mkdir "$2" &&
+	(cd "$2" && "$RESTORE" -r -f ../"$1" >/dev/null 2>../"$2".err) &&
+	manifest "$2" --mtime=s >"$2".man
+}
+
+# The references are what our restore makes of the uncompressed archive
+# of the same dump program: 0.4b47 dumps 255-byte names wrongly.
+test_expect_success ROOT,LOOP,ORACLE,COMPRESS,OURRESTORE 'our restore reads our -z archive and the one of 0.4b47 -z' '
+	ours_restores plain.dump ourplain &&
+	ours_restores oplain.dump ouroplain &&
+	test $(wc -l <ouroplain.man) -gt 1000 &&
+	for z in z z6 zb64
+	do
+		ours_restores $z.dump our$z &&
+		test_cmp ourplain.man our$z.man || return 1
+	done &&
+	ours_restores oz.dump ouroz &&
+	test_cmp ouroplain.man ouroz.man
+'
+
+# -Z (zstd, method 3) is ours only: restore 0.4b47 must not take such an
+# archive for a good one.
+if test_have_prereq COMPRESS && grep -q -- "-DHAVE_ZSTD=1" "$TOP/Make.rules"
+then
+	test_set_prereq ZSTD
+fi
+
+test_expect_success ROOT,LOOP,ZSTD,OURRESTORE '-Z, -Z9: framing, method 3; our restore reads them' '
+	test_must_fail "$DUMP" -0 -Z20 -f Z20.dump $(cat dev) 2>Z20.err &&
+	grep "compress level must be between 1 and 19" Z20.err &&
+	for z in Z Z9
+	do
+		"$DUMP" -0 -$z -f $z.dump $(cat dev) 2>$z.err &&
+		$ZREC check 3 $z.dump >$z.check &&
+		grep " method=3\$" $z.check &&
+		! grep " compressed=0 " $z.check &&
+		ours_restores $z.dump our$z &&
+		test_cmp ourplain.man our$z.man || return 1
+	done &&
+	grep "^  DUMP: Compressing output at transformation level 3 (zstd)\$" Z.err &&
+	grep "^  DUMP: Compressing output at transformation level 9 (zstd)\$" Z9.err &&
+	test $(stat -c %s Z9.dump) -lt $(stat -c %s Z.dump)
+'
+
+test_expect_success ROOT,LOOP,ORACLE,ZSTD '-Z: restore 0.4b47 fails on it (decompression error, non-zero exit)' '
+	rm -rf oZ && mkdir oZ &&
+	(cd oZ && "$ORACLE_RESTORE" -r -f ../Z.dump </dev/null >../oZ.out 2>../oZ.err; echo $? >../oZ.rc) &&
+	cat oZ.err && test $(cat oZ.rc) -ne 0 &&
+	grep "decompression error" oZ.err
 '
 
 test_known_upstream_defect ROOT,LOOP,ORACLE,COMPRESS 'dump 0.4b47 ignores the level: -z6 payloads are level 2' '

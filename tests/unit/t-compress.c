@@ -24,6 +24,7 @@ static const struct {
 	{ COMP_ZLIB, COMPRESS_ZLIB, "zlib" },
 	{ COMP_BZLIB, COMPRESS_BZLIB, "bzip2" },
 	{ COMP_LZO, COMPRESS_LZO, "lzo" },
+	{ COMP_ZSTD, COMPRESS_ZSTD, "zstd" },
 };
 
 /* A record that compresses well: text-like, with some variation. */

@@ -46,7 +46,7 @@ unit/t-spcl: unit/t-spcl.o unit/unit.o $(LIBCOMMON)
 unit/t-compress: unit/t-compress.o unit/unit.o $(UNIT_D)/compress.o \
 		$(UNIT_R)/decompress.o $(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS) \
-	    $(ZLIB_LIBS) $(BZLIB_LIBS) $(LZO_LIBS)
+	    $(ZLIB_LIBS) $(DEFLATE_LIBS) $(BZLIB_LIBS) $(LZO_LIBS) $(ZSTD_LIBS)
 
 unit/t-itime: unit/t-itime.o unit/unit.o unit/dumpstubs.o $(UNIT_D)/itime.o \
 		$(UNIT_D)/optr.o $(LIBCOMMON)
