@@ -145,12 +145,6 @@ read_filelist(const char *file)
 }
 
 static void
-unsupported(int c)
-{
-	errx(R_ERROR, "-%c is not supported yet", c);
-}
-
-static void
 parse_args(int argc, char **argv)
 {
 	const char *xfile = NULL;
@@ -168,9 +162,7 @@ parse_args(int argc, char **argv)
 		case 'M': ropt.Mflag = true; break;
 		case 'A': ropt.toc = optarg; break;	/* qfa.c */
 		case 'Q': ropt.qfa = optarg; break;	/* qfa.c */
-		case 'c':
-			unsupported(c);
-			break;
+		case 'c': break;	/* 0.4b47 reads new-format dumps anyway */
 		case 'b':
 			/* Only a ceiling on the record size: any size. */
 			ropt.blocksize = numarg("blocksize", "block size",

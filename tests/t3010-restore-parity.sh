@@ -35,7 +35,7 @@ test_expect_success OURDUMP 'setup: an archive of a small file system' '
 for args in "-t -H 0" "-t -H x" "-t -H -1" "-t -H 5x" "-t -H 5" \
 	"-t -e" "-t -E 5" "-t -E 5 -e" "-P p -e" "-P p -E 1" \
 	"-t -b 0" "-t -b -5" "-t -b 1x" "-tv -b 1025" "-tv -b 99999" \
-	"-t -L -1" "-t -L x" "-t -s 0" "-t -s x"
+	"-t -L -1" "-t -L x" "-t -s 0" "-t -s x" "-t -c" "-tv -c"
 do
 	test_expect_success OURRESTORE,ORACLE,OURDUMP "restore $args -f a0.dump: as 0.4b47" '
 		same '"$args"' -f ../a0.dump
