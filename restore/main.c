@@ -277,9 +277,11 @@ do_rebuild(void)
 	if (dumpprev != 0)	/* incremental.c */
 		return incr_restore() != R_SUCCESS ? R_ERROR : finish();
 	msg_verbose("Begin level 0 restore\n");
+	msg_verbose("Initialize symbol table.\n");
 	dirs_read();
-	dirs_build_tree();
+	dirs_link_tree();
 	msg_verbose("Calculate extraction list.\n");
+	sym_debug_level0();
 	select_tree(sym_root);
 	if (!ropt.Nflag)
 		target_open();
@@ -314,6 +316,8 @@ main(int argc, char **argv)
 	if ((ropt.mode == 'r' || ropt.mode == 'R') && ropt.hflag)
 		errx(R_ERROR, "-h cannot be used with -%c", ropt.mode);
 	umask(077);
+	if (ropt.mode == 'C')
+		msg_verbose("Begin compare restore\n");
 	qfa_open_files();
 	tape_setup();
 	qfa_check_date();

@@ -48,4 +48,52 @@ test_expect_success OURRESTORE,ORACLE,OURDUMP 'key letters: restore te a0.dump r
 	EOT
 '
 
+test_expect_success OURDUMP 'setup: a file system with links, a device, a FIFO' '
+	mkdir -p tree2/d/e && echo hello >tree2/f && ln tree2/f tree2/d/hl &&
+	mkfifo tree2/fifo && truncate -s 100000 tree2/sparse &&
+	echo z >tree2/d/e/z && mkdir tree2/d/e2 &&
+	mke2fs -q -F -t ext4 -d tree2 fs2.img 8M &&
+	"$DUMP" -0 -f b0.dump fs2.img 2>dump.err
+'
+
+test_expect_success OURRESTORE,ORACLE,OURDUMP 'restore -C -v lists what it compares, as 0.4b47' '
+	both -C -v -D ../tree2 -f ../b0.dump &&
+	grep "^comparing \./d/hl (size: 6, mode: 0100644)\$" u.out &&
+	grep "^comparing directory \./d/e2\$" u.out &&
+	test_cmp o.out u.out && test_cmp o.err u.err && test_cmp o.rc u.rc
+'
+
+test_expect_success OURRESTORE,ORACLE,OURDUMP 'restore -C -v: a missing file and directory are not listed' '
+	cp -a tree2 tree3 && rm tree3/fifo && rm -r tree3/d/e &&
+	both -C -v -D ../tree3 -f ../b0.dump &&
+	! grep "fifo\|d/e\$" u.out &&
+	grep -v "^Some files" o.out >o.cut && grep -v "^Some files" u.out >u.cut &&
+	test_cmp o.cut u.cut && test_cmp o.rc u.rc
+'
+
+# -d: the header trace (stderr; 0.4b47 says "Volume header" twice, and
+# -t also traces the header that ends the directories), maxino and, for a
+# level 0 -r or -C, the symbol table lines (stdout).
+for mode in -rd -Cd
+do
+	test_expect_success OURRESTORE,ORACLE,OURDUMP "restore $mode prints 0.4b47's debug lines" '
+		both '$mode' -D ../tree2 -f ../b0.dump &&
+		grep "^maxino = " u.out &&
+		grep "^File header, ino 2\$" u.err &&
+		test_cmp o.out u.out && test_cmp o.rc u.rc &&
+		uniq o.err | grep -v "^File header, ino 12\$" >o.trace &&
+		grep -v "^File header, ino 12\$" u.err >u.trace &&
+		test_cmp o.trace u.trace
+	'
+done
+
+test_expect_success OURRESTORE,ORACLE,OURDUMP "restore -td prints 0.4b47's debug lines" '
+	both -td -f ../b0.dump &&
+	test_cmp o.out u.out && test_cmp o.rc u.rc &&
+	uniq o.err >o.trace &&
+	head -n $(wc -l <o.trace) u.err >u.trace &&
+	test_cmp o.trace u.trace &&
+	test $(wc -l <u.err) -eq $(($(wc -l <o.trace) + 1))
+'
+
 test_done
