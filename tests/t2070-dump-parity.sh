@@ -64,4 +64,26 @@ test_expect_success OURDUMP 'dump -f h:file, rmt dies at once: lost connection, 
 	! grep "login to" err
 '
 
+# 0.4b47 prints the libext2fs error of the open without "  DUMP: ";
+# ours prints the same words with it, for log parsers.
+for what in zero badmagic
+do
+	test_expect_success ROOT,LOOP,OURDUMP,ORACLE "dump of a $what device: libext2fs error with the DUMP prefix" '
+		if test '$what' = zero
+		then
+			truncate -s 4M '$what'.img
+		else
+			cp fs.img '$what'.img &&
+			printf "\\377\\377" | dd of='$what'.img bs=1 seek=1080 conv=notrunc 2>/dev/null
+		fi &&
+		dev=$(image_attach '$what'.img) &&
+		{ "$ORACLE_DUMP" -0 -f /dev/null "$dev" 2>o.err; echo $? >o.rc; } &&
+		{ "$DUMP" -0 -f /dev/null "$dev" 2>u.err; echo $? >u.rc; } &&
+		test_cmp o.rc u.rc &&
+		grep "^$dev: Bad magic number in super-block while opening filesystem\$" o.err >o.line &&
+		grep "^  DUMP: $dev: Bad magic number" u.err | sed "s/^  DUMP: //" >u.line &&
+		test_cmp o.line u.line
+	'
+done
+
 test_done
