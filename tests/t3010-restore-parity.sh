@@ -96,4 +96,18 @@ test_expect_success OURRESTORE,ORACLE,OURDUMP "restore -td prints 0.4b47's debug
 	test $(wc -l <u.err) -eq $(($(wc -l <o.trace) + 1))
 '
 
+command -v setfacl >/dev/null && command -v getfacl >/dev/null &&
+	test_set_prereq ACLTOOLS
+
+# 0.4b47 leaves the ACLs inherited from the target's default ACL on every
+# object made (the archive says they have none); ours removes them.
+test_expect_success OURRESTORE,OURDUMP,ACLTOOLS 'restore -x into a directory with a default ACL: no inherited ACLs' '
+	mkdir acl && setfacl -d -m u:1234:rwx acl &&
+	getfacl -n acl | grep "^default:user:1234:rwx" &&
+	(cd acl && "$RESTORE" -x -f ../b0.dump ./d ./f) &&
+	test -f acl/d/e/z && test -f acl/f &&
+	getfacl -R -n acl/d acl/f >acl.list &&
+	! grep "user:1234" acl.list
+'
+
 test_done
