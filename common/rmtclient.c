@@ -6,7 +6,12 @@
  * started as "$RSH host -l user $RMT" on a pair of pipes.  0.4b47 uses
  * rcmd(3) when RSH is unset; rsh/rcmd is gone from today's systems and
  * every site that dumps remotely does it over ssh, so an unset RSH
- * means "ssh" here (documented in dump.8).  Replies are read one byte
+ * means "ssh" here (documented in dump.8).  The link counts as made
+ * only once the server has answered a first request: a remote shell
+ * that fails itself (status 255, ssh's for an unknown host or a refused
+ * login) is reported as 0.4b47 reports a failed rcmd(3), "login to HOST
+ * as USER failed.", and the connection fails; a server that dies before
+ * its first answer is a lost connection, as in 0.4b47.  Replies are read one byte
  * at a time up to a bounded length, so a hostile or broken server can
  * neither overrun a buffer nor make us read its data as a reply; an R
  * reply announcing more bytes than were asked for is refused for the
@@ -37,6 +42,9 @@
 #endif
 /* Remote shell when RSH is unset (see above). */
 #define RSH_DEFAULT	"ssh"
+/* Status of a remote shell that failed itself (ssh's; also ours when
+ * the remote shell cannot be executed). */
+#define RSH_FAILED	255
 /* I request asking for strict writes (rmt/rmt.c). */
 #define RMT_STRICT_PROBE	"I-7337\n1\n"
 /* Longest reply line we accept, as the 30-byte buffer of 0.4b47. */
@@ -50,6 +58,7 @@
 /* Largest status reply we read (and drop) when its size is not ours. */
 #define STATUS_MAX	4096
 
+static int parse_num(const char *s, long long *v);
 static long long get_reply(struct rmt_conn *c);
 static void send_req(struct rmt_conn *c, const void *buf, size_t len);
 
@@ -142,6 +151,82 @@ rmt_split(const char *name, struct rmt_conn *c, const char **path)
 	return 0;
 }
 
+/* One reply line of the first exchange; -1 if the server is not there
+ * (the remote shell failed) or does not speak the protocol. */
+static int
+probe_line(struct rmt_conn *c, char *buf)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char ch;
+		ssize_t r = read(c->from, &ch, 1);
+
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r != 1 || n + 1 >= REPLY_MAX)
+			return -1;
+		if (ch == '\n')
+			break;
+		buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * The strict-writes probe: I with op -7337 before any open.  0.4b47's
+ * rmt and GNU rmt answer E9 (no device open) and carry on; ours answers
+ * A1 and from then on refuses every write after a failed one, which
+ * makes pipelined writes safe.  -1 when no server answered.
+ */
+
+static int
+probe(struct rmt_conn *c)
+{
+	char line[REPLY_MAX];
+	long long v;
+
+	if (full_write(c->to, RMT_STRICT_PROBE, sizeof(RMT_STRICT_PROBE) -
+	    1) != (ssize_t)(sizeof(RMT_STRICT_PROBE) - 1) ||
+	    probe_line(c, line) == -1)
+		return -1;
+	if (line[0] == 'A' && parse_num(line + 1, &v) == 0) {
+		c->strict = v == 1;
+		return 0;
+	}
+	c->strict = 0;
+	if (line[0] == 'E' || line[0] == 'F')
+		return probe_line(c, c->msg);
+	fprintf(stderr, "%sProtocol to remote tape server botched "
+	    "(code \"%s\").\n", rmt_msg_prefix, line);
+	lost(c);
+}
+
+/* The link ended before the server's first answer: the remote shell's
+ * own failure is a failed login (-1); otherwise the server started and
+ * died, a lost connection. */
+static int
+probe_failed(struct rmt_conn *c)
+{
+	int status = 0;
+
+	(void)close(c->to);
+	(void)close(c->from);
+	c->to = c->from = -1;
+	while (waitpid(c->pid, &status, 0) == -1 && errno == EINTR)
+		;
+	c->pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == RSH_FAILED) {
+		fprintf(stderr, "%slogin to %s as %s failed.\n",
+		    rmt_msg_prefix, c->host, c->user);
+		return -1;
+	}
+	fprintf(stderr, "%sConnection to %s established.\n", rmt_msg_prefix,
+	    c->host);
+	lost(c);
+}
+
 int
 rmt_connect(struct rmt_conn *c)
 {
@@ -183,20 +268,16 @@ rmt_connect(struct rmt_conn *c)
 		execlp(rsh, rsh, c->host, "-l", c->user, rmt, (char *)NULL);
 		fprintf(stderr, "%scannot exec %s: %s\n", rmt_msg_prefix, rsh,
 		    strerror(errno));
-		_exit(X_STARTUP);
+		_exit(RSH_FAILED);
 	}
 	(void)close(req[0]);
 	(void)close(rep[1]);
 	c->to = req[1];
 	c->from = rep[0];
+	if (probe(c) == -1)
+		return probe_failed(c);
 	fprintf(stderr, "%sConnection to %s established.\n", rmt_msg_prefix,
 	    c->host);
-	/* The strict-writes probe: I with op -7337 before any open.  0.4b47's
-	 * rmt and GNU rmt answer E9 (no device open) and carry on; ours
-	 * answers A1 and from then on refuses every write after a failed
-	 * one, which makes pipelined writes safe. */
-	send_req(c, RMT_STRICT_PROBE, sizeof(RMT_STRICT_PROBE) - 1);
-	c->strict = get_reply(c) == 1;
 	return 0;
 fail:
 	fprintf(stderr, "%scannot connect to %s: %s\n", rmt_msg_prefix,

@@ -132,10 +132,11 @@ static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
 		fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	open_err = rc;
 	if (rc != 0) {
-		/* 0.4b47's wording, which names the libext2fs error. */
+		/* 0.4b47's wording, which names the libext2fs error, but
+		 * with the prefix log parsers key on (0.4b47 has none). */
 		if (!quiet_magic)
-			fprintf(stderr, "%s: %s while opening filesystem\n",
-				device, error_message(rc));
+			msg("%s: %s while opening filesystem\n", device,
+			    error_message(rc));
 		return -1;
 	}
 	if (ext2fs_has_feature_journal_dev(fs->super)) {

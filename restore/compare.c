@@ -303,6 +303,8 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 		return;
 	}
 	path = xstrdup(sym_path(e));
+	msg_verbose("comparing %s (size: %llu, mode: 0%o)\n", path,
+	    (unsigned long long)a->size, a->mode);
 	compare_attrs(e, path, &st, a);
 	switch (a->mode & S_IFMT) {
 	case S_IFREG:
@@ -338,14 +340,41 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 	free(path);
 }
 
+/* The first selected name of ino, whatever its kind. */
+static struct entry *
+selected_name(uint32_t ino)
+{
+	struct entry *e = sym_lookup_ino(ino);
+
+	while (e != NULL && !(e->flags & EF_SELECTED))
+		e = e->links;
+	return e;
+}
+
+/* A missing directory was reported: nothing below it is looked at. */
+static bool
+below_bad(const struct entry *e)
+{
+	for (; e != NULL; e = e->parent)
+		if (e->flags & EF_BAD)
+			return true;
+	return false;
+}
+
+/*
+ * Directories are first looked up in tree order, so that a missing one
+ * is reported once and its subtree skipped; then compared in archive
+ * (inode) order, the order of 0.4b47's "comparing directory" lines.
+ */
 static void
 compare_dirs(void)
 {
 	struct entry *e = sym_root;
+	uint32_t ino;
 
+	msg_verbose("Compare directories modes, owner, attributes.\n");
 	while (e != NULL) {
 		struct stat st;
-		char *p;
 
 		if (e->type != E_NODE || e->dir == NULL ||
 		    !(e->flags & EF_SELECTED)) {
@@ -359,24 +388,23 @@ compare_dirs(void)
 			e = e == sym_root ? NULL : e->sibling;
 			continue;
 		}
+		e = sym_next(sym_root, e);
+	}
+	for (size_t i = 0; (ino = dirs_nth(i)) != 0; i++) {
+		struct stat st;
+		char *p;
+
+		e = selected_name(ino);
+		if (e == NULL || e->type != E_NODE || e->dir == NULL ||
+		    below_bad(e) || !stat_entry(e, &st))
+			continue;
 		p = xstrdup(sym_path(e));
+		msg_verbose("comparing directory %s\n", p);
 		compare_attrs(e, p, &st, &e->dir->attr);
 		if (e != sym_root)
 			compare_eas(e, &e->dir->ea, p);
 		free(p);
-		e = sym_next(sym_root, e);
 	}
-}
-
-/* The first selected name of ino, whatever its kind. */
-static struct entry *
-selected_name(uint32_t ino)
-{
-	struct entry *e = sym_lookup_ino(ino);
-
-	while (e != NULL && !(e->flags & EF_SELECTED))
-		e = e->links;
-	return e;
 }
 
 static const struct walk_ops compare_walk = {
@@ -411,12 +439,15 @@ open_cmpdir(void)
 int
 compare_run(char **names, int nnames)
 {
-	dirs_read();
-	dirs_build_tree();
 	open_cmpdir();
+	msg_verbose("Initialize symbol table.\n");
+	dirs_read();
+	dirs_link_tree();
+	sym_debug_level0();
 	select_names(names, nnames);
 	walk_inodes(&compare_walk);
 	compare_dirs();
+	msg_verbose("Check the symbol table.\n");
 	tape_drain();
 	if (tape_truncated()) {
 		fprintf(stderr, "Input ended before the end-of-dump record: "

@@ -627,11 +627,19 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 void
 dirs_build_tree(void)
 {
+	msg_verbose("Initialize symbol table.\n");
+	dirs_link_tree();
+}
+
+/* dirs_build_tree() without its message (for modes where 0.4b47 says
+ * it before the directories are read). */
+void
+dirs_link_tree(void)
+{
 	struct dirrec *root = dir_find(ROOTINO);
 	struct entry **queue = NULL, *r;
 	size_t qlen = 0, qcap = 0;
 
-	msg_verbose("Initialize symbol table.\n");
 	r = sym_add(NULL, ".", 1, ROOTINO, E_NODE);
 	if (root != NULL) {
 		r->dir = root->info;
@@ -645,6 +653,14 @@ dirs_build_tree(void)
 }
 
 /* Number of directory entries refused so far. */
+/* The inode of the i-th directory read (archive order, which is inode
+ * order); 0 past the last. */
+uint32_t
+dirs_nth(size_t i)
+{
+	return i < ndirs ? dirs[i].ino : 0;
+}
+
 unsigned long
 dirs_refused(void)
 {

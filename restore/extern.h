@@ -22,6 +22,8 @@ int	decompress_record(int method, const void *in, size_t inlen,
 void	attr_get(struct inoattr *a);
 void	dirs_build_tree(void);
 bool	dirs_encrypted(uint32_t ino);
+void	dirs_link_tree(void);
+uint32_t dirs_nth(size_t i);
 bool	dirs_is_dir(uint32_t ino);
 bool	dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
@@ -71,6 +73,7 @@ int	qfa_positions(char **names, int nnames);
 
 /* symtab.c */
 extern struct entry *sym_root;
+void	sym_debug_level0(void);
 struct entry *sym_add(struct entry *parent, const char *name, size_t len,
 	    uint32_t ino, int type);
 char	*sym_canon(const char *path);
@@ -128,6 +131,7 @@ int	dir_get(struct entry *d);
 int	dir_get_quiet(struct entry *d, struct entry **failed);
 int	dir_open_new(struct entry *d);
 const char *fd_name_path(int dirfd, const char *name);
+void	msg_debug_header(const struct s_spcl *h);
 void	msg_verbose(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 void	target_open(void);

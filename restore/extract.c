@@ -425,11 +425,12 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 		if (r != 0)
 			warn("%s: chmod", path);
 	}
-	/* An incremental keeps the directories of the previous levels (all
-	 * else is made anew): one that lost its last attribute since then
-	 * gets the empty set applied, which drops the stale ones. */
-	if (ea != NULL && (ea->n > 0 ||
-	    (dumpprev != 0 && (a->mode & S_IFMT) == S_IFDIR)))
+	/* Without archived attributes the empty set is applied too: a
+	 * parent's default ACL gave the new object ACLs the archive says
+	 * it never had, and an incremental keeps the directories of the
+	 * previous levels, whose attributes may be stale.  Symbolic links
+	 * inherit no ACL. */
+	if (ea != NULL && (ea->n > 0 || !lnk))
 		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
 		    path);
 	ts[0].tv_sec = a->atime.tv_sec;

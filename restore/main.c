@@ -11,6 +11,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,19 +58,21 @@ add_name(const char *n)
 	names[nnames++] = xstrdup(n);
 }
 
+/* A number as 0.4b47 takes it: "illegal NAME -- ARG" when it is not one
+ * (or does not fit), "WHAT must be greater than 0" below min. */
 static long
-numarg(const char *what, const char *s, long min, long max)
+numarg(const char *name, const char *what, const char *s, long min,
+    long max)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0)
-		errx(R_ERROR, "illegal %s -- %s", what, s);
-	if (v < min || v > max)
-		errx(R_ERROR, "%s must be between %ld and %ld", what, min,
-		    max);
+	if (*end != '\0' || errno != 0 || v > max)
+		errx(R_ERROR, "illegal %s -- %s", name, s);
+	if (v < min)
+		errx(R_ERROR, "%s must be greater than 0", what);
 	return v;
 }
 
@@ -142,16 +145,11 @@ read_filelist(const char *file)
 }
 
 static void
-unsupported(int c)
-{
-	errx(R_ERROR, "-%c is not supported yet", c);
-}
-
-static void
 parse_args(int argc, char **argv)
 {
 	const char *xfile = NULL;
 	char **expanded = NULL, *optwords = NULL;
+	bool eflag = false, Eflag = false;
 	int c;
 
 	if (argc > 1 && argv[1][0] != '-')
@@ -164,30 +162,36 @@ parse_args(int argc, char **argv)
 		case 'M': ropt.Mflag = true; break;
 		case 'A': ropt.toc = optarg; break;	/* qfa.c */
 		case 'Q': ropt.qfa = optarg; break;	/* qfa.c */
-		case 'c':
-			unsupported(c);
-			break;
+		case 'c': break;	/* 0.4b47 reads new-format dumps anyway */
 		case 'b':
-			ropt.blocksize = numarg("block size", optarg, 1,
-			    MAXNTREC);
+			/* Only a ceiling on the record size: any size. */
+			ropt.blocksize = numarg("blocksize", "block size",
+			    optarg, 1, LONG_MAX);
 			break;
 		case 'C': case 'r': case 't': case 'x': set_mode(c); break;
 		case 'i': case 'R': set_mode(c); break;
 		case 'P': set_mode(c); ropt.pfile = optarg; break;
 		case 'd': ropt.debug = true; break;
 		case 'D': ropt.cmpdir = optarg; break;
-		case 'e': case 'E': case 'H': case 'l': case 'V': break;
+		case 'e': eflag = true; break;
+		case 'E': Eflag = true; break;
+		case 'H':
+			(void)numarg("hash size", "hash size", optarg, 1,
+			    INT_MAX);
+			break;
+		case 'l': case 'V': break;
 		case 'f': ropt.tape = optarg; break;
 		case 'h': ropt.hflag = true; break;
 		case 'L':
-			ropt.cmplimit = numarg("limit", optarg, 0, 0x7fffffff);
+			ropt.cmplimit = numarg("limit", "limit", optarg, 0,
+			    INT_MAX);
 			break;
 		case 'm': ropt.mflag = true; break;
 		case 'N': ropt.Nflag = true; break;
 		case 'o': ropt.oflag = true; break;
 		case 's':
-			ropt.skipfiles = numarg("file number", optarg, 1,
-			    0x7fffffff);
+			ropt.skipfiles = numarg("dump number", "dump number",
+			    optarg, 1, INT_MAX);
 			break;
 		case 'T': ropt.tmpdir = optarg; break;
 		case 'u': ropt.uflag = true; break;
@@ -199,6 +203,10 @@ parse_args(int argc, char **argv)
 	}
 	if (ropt.mode == 0)
 		errx(R_ERROR, "none of C, i, R, r, t or x options specified");
+	/* -e and -E (SELinux) only matter where files are made. */
+	if ((eflag || Eflag) && (ropt.mode == 't' || ropt.mode == 'P'))
+		errx(R_ERROR, "%c option is not valid for %c command",
+		    eflag ? 'e' : 'E', ropt.mode);
 	if (ropt.tape == NULL)
 		ropt.tape = getenv("TAPE") != NULL ? getenv("TAPE") :
 		    DEFAULT_TAPE;
@@ -269,9 +277,11 @@ do_rebuild(void)
 	if (dumpprev != 0)	/* incremental.c */
 		return incr_restore() != R_SUCCESS ? R_ERROR : finish();
 	msg_verbose("Begin level 0 restore\n");
+	msg_verbose("Initialize symbol table.\n");
 	dirs_read();
-	dirs_build_tree();
+	dirs_link_tree();
 	msg_verbose("Calculate extraction list.\n");
+	sym_debug_level0();
 	select_tree(sym_root);
 	if (!ropt.Nflag)
 		target_open();
@@ -306,6 +316,8 @@ main(int argc, char **argv)
 	if ((ropt.mode == 'r' || ropt.mode == 'R') && ropt.hflag)
 		errx(R_ERROR, "-h cannot be used with -%c", ropt.mode);
 	umask(077);
+	if (ropt.mode == 'C')
+		msg_verbose("Begin compare restore\n");
 	qfa_open_files();
 	tape_setup();
 	qfa_check_date();

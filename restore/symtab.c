@@ -205,6 +205,27 @@ sym_next(const struct entry *top, const struct entry *e)
 	return NULL;
 }
 
+/*
+ * -d of a level 0 -r or -C: each name as 0.4b47's symbol table traces
+ * it on standard output, "[ONTAPE] ./a: NEW|KEEP"; the root also found
+ * by inode and name, a further name of an inode as a new link.
+ */
+void
+sym_debug_level0(void)
+{
+	if (!ropt.debug)
+		return;
+	for (struct entry *e = sym_root; e != NULL;
+	    e = sym_next(sym_root, e)) {
+		if (e == sym_root)
+			printf("[ONTAPE|INOFND|NAMEFND] .: NEW|KEEP\n");
+		else if (sym_lookup_ino(e->ino) != e)
+			printf("[ONTAPE|INOFND] %s: NEW|LINK\n", sym_path(e));
+		else
+			printf("[ONTAPE] %s: NEW|KEEP\n", sym_path(e));
+	}
+}
+
 /* Rebuild every inode's name chain in depth-first tree order, so the
  * first name of a hard-linked inode is the one 0.4b47 extracts: prepend
  * in preorder, then reverse each chain once. */

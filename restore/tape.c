@@ -383,6 +383,7 @@ read_header(union u_spcl *h, bool first)
 	}
 	if (!first && h->s_spcl.c_date != dumpdate)
 		return HDR_NOT;
+	msg_debug_header(&h->s_spcl);
 	return HDR_OK;
 }
 
@@ -705,6 +706,8 @@ tape_setup(void)
 	if (curhdr.s_spcl.c_type != TS_CLRI)
 		errx(R_ERROR, "Cannot find file removal list");
 	maxino = (uint32_t)curhdr.s_spcl.c_count * TP_BSIZE * 8 + 1;
+	if (ropt.debug)
+		printf("maxino = %lu\n", (unsigned long)maxino);
 	usedmap = read_map(&usedmap_len);
 	tape_next_header();
 	if (curhdr.s_spcl.c_type == TS_END) {

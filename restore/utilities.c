@@ -60,6 +60,35 @@ msg_verbose(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* -d: one line per header read, worded as 0.4b47's trace on stderr. */
+void
+msg_debug_header(const struct s_spcl *h)
+{
+	if (!ropt.debug)
+		return;
+	switch (h->c_type) {
+	case TS_TAPE:
+		fprintf(stderr, "Volume header (%s inode format) \n",
+		    (h->c_flags & DR_NEWINODEFMT) ? "new" : "old");
+		break;
+	case TS_CLRI:
+		fprintf(stderr, "Used inodes map header\n");
+		break;
+	case TS_BITS:
+		fprintf(stderr, "Dumped inodes map header\n");
+		break;
+	case TS_INODE:
+		fprintf(stderr, "File header, ino %d\n", h->c_inumber);
+		break;
+	case TS_ADDR:
+		fprintf(stderr, "File continuation header, ino %d\n",
+		    h->c_inumber);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Read one line from the terminal; false at EOF or with no terminal. */
 static bool
 term_line(char *buf, size_t size)
