@@ -44,7 +44,8 @@ FZ_RESTORE_MODS = $(filter-out $(FZ_RESTORE_SKIP), \
 	$(basename $(notdir $(wildcard $(top_srcdir)/restore/*.c))))
 FZ_DUMP_MODS = traverse changes inode dirconv dirwalk ea optr sig subset \
 	ask notify ident
-FZ_RESTORE_LIBS = $(ZLIB_LIBS) $(BZLIB_LIBS) $(LZO_LIBS) $(READLINE_LIBS)
+FZ_RESTORE_LIBS = $(ZLIB_LIBS) $(DEFLATE_LIBS) $(BZLIB_LIBS) $(LZO_LIBS) \
+	$(ZSTD_LIBS) $(READLINE_LIBS)
 FZ_DUMP_LIBS = $(EXT2FS_LIBS) $(BLKID_LIBS)
 
 # ---- replay build (normal compiler, the programs' own objects) ----
