@@ -38,6 +38,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "cprefix.h"
 #include "exitcodes.h"
 #include "remote.h"
 #include "rmtclient.h"
@@ -53,7 +54,6 @@
 #define ZINBUF_SIZE	(MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
 /* restore 0.4b47's default read size, shown in "Input block size is". */
 #define DEFAULT_READ_BLOCKS	HIGHDENSITYTREC
-#define ZPREFIX_LEN	4
 
 union u_spcl curhdr;
 union u_spcl tapehdr;
@@ -223,27 +223,17 @@ in_fill(size_t need)
 static bool
 read_zrecord(void)
 {
-	uint32_t w;
-	unsigned comp, method;
+	struct cprefix pfx;
 	size_t len, out;
 	const char *why;
 
-	if (!in_fill(ZPREFIX_LEN)) {
+	if (!in_fill(CPREFIX_SIZE)) {
 		if (!input_error && change_volume())
 			return true;
 		return false;
 	}
-	memcpy(&w, inbuf + in_start, sizeof(w));
-	if (swapped) {
-		w = spcl_bswap32(w);
-		comp = w >> 31;
-		method = (w >> 28) & 7u;
-		len = w & 0x0fffffffu;
-	} else {
-		comp = TAPEBUF_COMPRESSED(w);
-		method = TAPEBUF_METHOD(w);
-		len = TAPEBUF_LENGTH(w);
-	}
+	cprefix_decode(inbuf + in_start, swapped, &pfx);
+	len = pfx.length;
 	if (len == 0 || len > (size_t)ntrec * TP_BSIZE) {
 		warnx("bad compressed record length %zu at block %llu",
 		    len, (unsigned long long)blocks_read);
@@ -251,7 +241,7 @@ read_zrecord(void)
 		in_eof = true;
 		return false;
 	}
-	if (!in_fill(ZPREFIX_LEN + len)) {
+	if (!in_fill(CPREFIX_SIZE + len)) {
 		/* A record cut by the end of the media is written again in
 		 * full on the next volume (tape-format.md 14.3). */
 		if (!input_error && change_volume())
@@ -262,17 +252,17 @@ read_zrecord(void)
 		return false;
 	}
 	out = (size_t)ntrec * TP_BSIZE;
-	if (!comp) {
-		memcpy(blkbuf, inbuf + in_start + ZPREFIX_LEN, len);
+	if (!pfx.compressed) {
+		memcpy(blkbuf, inbuf + in_start + CPREFIX_SIZE, len);
 		out = len;
-	} else if (decompress_record((int)method,
-	    inbuf + in_start + ZPREFIX_LEN, len, blkbuf, &out, &why) != 0) {
+	} else if (decompress_record((int)pfx.method,
+	    inbuf + in_start + CPREFIX_SIZE, len, blkbuf, &out, &why) != 0) {
 		warnx("decompression error, block %llu: %s",
 		    (unsigned long long)blocks_read, why);
 		input_error = true;
 		out = 0;
 	}
-	in_start += ZPREFIX_LEN + len;
+	in_start += CPREFIX_SIZE + len;
 	blk_pos = 0;
 	blk_len = out - out % TP_BSIZE;
 	phys_blocks += blk_len / TP_BSIZE;
