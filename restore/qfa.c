@@ -37,7 +37,7 @@
 
 #include "restore.h"
 #include "extern.h"
-#include "spcl.h"
+#include "cprefix.h"
 #include "xalloc.h"
 #include "xio.h"
 
@@ -48,7 +48,6 @@
 /* 0.4b47 seeks only when the target is more than this many position
  * units (bytes, or tape blocks) beyond the current position. */
 #define SEEK_MIN_AHEAD	1000
-#define ZPREFIX_LEN	4
 
 struct qfa_entry {
 	uint32_t ino;
@@ -310,7 +309,7 @@ position_bound(void)
 	if (pos_in_records)
 		return (uint64_t)idx / ntrec + 1;
 	return ((uint64_t)idx + ntrec) * TP_BSIZE +
-	    ((uint64_t)idx / ntrec + 1) * ZPREFIX_LEN;
+	    ((uint64_t)idx / ntrec + 1) * CPREFIX_SIZE;
 }
 
 /* -A: leave the table of contents for the real media, at the volume
@@ -485,7 +484,8 @@ zrecord_offset(int vol, uint64_t rec, uint64_t ntrec, uint64_t *off)
 	if (zfd < 0)
 		return false;
 	while (nzoff <= rec) {
-		uint32_t w;
+		unsigned char word[CPREFIX_SIZE];
+		struct cprefix pfx;
 
 		if (nzoff == zcap) {
 			zcap = zcap ? zcap * 2 : 1024;
@@ -500,13 +500,11 @@ zrecord_offset(int vol, uint64_t rec, uint64_t ntrec, uint64_t *off)
 			nzoff++;
 			continue;
 		}
-		if (full_pread(zfd, &w, sizeof(w), (off_t)zoff[nzoff - 1]) !=
-		    (ssize_t)sizeof(w))
+		if (full_pread(zfd, word, sizeof(word),
+		    (off_t)zoff[nzoff - 1]) != (ssize_t)sizeof(word))
 			return false;
-		if (tape_swapped())
-			w = spcl_bswap32(w);
-		zoff[nzoff] = zoff[nzoff - 1] + ZPREFIX_LEN +
-		    TAPEBUF_LENGTH(w);
+		cprefix_decode(word, tape_swapped(), &pfx);
+		zoff[nzoff] = zoff[nzoff - 1] + CPREFIX_SIZE + pfx.length;
 		nzoff++;
 	}
 	*off = zoff[rec];
