@@ -38,12 +38,10 @@
 #include "restore.h"
 #include "extern.h"
 #include "cprefix.h"
+#include "qfafile.h"
 #include "xalloc.h"
 #include "xio.h"
 
-#define QFA_MAGIC	"495115637697"
-#define QFA_VERSION	"1.0"
-#define QFA_COLUMNS	"ino\ttapeno\ttapepos"
 #define QFA_CREATE_MODE	0666
 /* 0.4b47 seeks only when the target is more than this many position
  * units (bytes, or tape blocks) beyond the current position. */
