@@ -99,6 +99,7 @@
 
 #include "compat.h"
 #include "compress.h"
+#include "cprefix.h"
 #include "dumprestore.h"
 #include "spcl.h"
 #include "xalloc.h"
@@ -124,8 +125,6 @@
 #define WAIT_UNKNOWN	255
 #define SECS_PER_HOUR	3600
 #define SECS_PER_MIN	60
-/* Bytes of prefix in front of each compressed record. */
-#define PREFIX_SIZE	4
 /* Compressed volumes: records whose size the master does not know yet
  * when it decides (0.4b47's three writers), counted as full size. */
 #define LOOKAHEAD_RECORDS	3
@@ -635,7 +634,7 @@ learn_sizes(uint64_t rec)
 static int
 length_full(uint64_t rec)
 {
-	uint64_t full = ((uint64_t)cfg.ntrec * TP_BSIZE + PREFIX_SIZE) /
+	uint64_t full = ((uint64_t)cfg.ntrec * TP_BSIZE + CPREFIX_SIZE) /
 	    density + gap_tenths;
 
 	if (cfg.compress == COMP_NONE)
@@ -681,7 +680,7 @@ volume_full(uint64_t rec)
 	if (rec >= vol_first_rec + LOOKBEHIND_RECORDS)
 		learn_sizes(rec + 1 - LOOKBEHIND_RECORDS);
 	return vol_known_bytes + LOOKAHEAD_RECORDS *
-	    ((uint64_t)cfg.ntrec * TP_BSIZE + PREFIX_SIZE) >= vol_limit;
+	    ((uint64_t)cfg.ntrec * TP_BSIZE + CPREFIX_SIZE) >= vol_limit;
 }
 
 /* The logical number of the next block queued. */
