@@ -58,7 +58,6 @@ int	interactive_run(void);
 void	list_names(char **names, int nnames);
 
 /* qfa.c */
-void	qfa_before_find(void);
 void	qfa_check_date(void);
 int	qfa_list(char **names, int nnames);
 void	qfa_options(void);
@@ -94,6 +93,7 @@ bool	tape_seek_position(int vol, uint64_t pos, uint32_t ino,
 	    bool newmedia);
 void	tape_next_header(void);
 bool	tape_restart(const char *name);
+void	tape_set_find_hook(void (*hook)(void));
 void	tape_setup(void);
 void	tape_skipfile(void);
 bool	tape_swapped(void);

@@ -4,7 +4,7 @@
  *
  * -Q file: the position file of a dump (ino, volume, position lines in
  * increasing inode order) is loaded at start-up.  When extraction looks
- * for its next inode (tape_find_inode calls qfa_before_find), the next
+ * for its next inode (before_find, the reader's find hook), the next
  * wanted inode is looked up: the last entry at or below it gives a volume
  * and a position from which that inode's header is at most one record
  * away, and when that is well beyond where the reader is (or on a later
@@ -67,6 +67,8 @@ static const char *media_script;
 static uint32_t *wanted;
 static size_t nwanted, wanted_at;
 static bool wanted_built;
+
+static void before_find(void);
 
 /* ---- options and files ----------------------------------------------- */
 
@@ -199,6 +201,8 @@ qfa_open_files(void)
 		pos_in_records = !ropt.from_stdin &&
 		    stat(ropt.tape, &st) == 0 && S_ISCHR(st.st_mode);
 	}
+	if (ropt.qfa != NULL || ropt.toc != NULL)
+		tape_set_find_hook(before_find);
 	if (ropt.pfile != NULL)
 		pfile_start();
 	if (ropt.toc != NULL) {
@@ -340,11 +344,11 @@ switch_to_media(uint32_t first)
 }
 
 /*
- * Called by tape_find_inode() whatever the mode; acts only with -Q or
- * -A, once the tree of names exists (extraction, not pass III).
+ * The reader's find hook, plugged in with -Q or -A: acts once the tree
+ * of names exists (extraction, not pass III).
  */
-void
-qfa_before_find(void)
+static void
+before_find(void)
 {
 	const struct s_spcl *h = &curhdr.s_spcl;
 	const struct qfa_entry *q;

@@ -91,6 +91,20 @@ static bool no_more_volumes;	/* a volume change was refused */
 
 static bool change_volume(void);
 
+/* Run before each inode lookup; set by a plug-in of the reader. */
+static void (*find_hook)(void);
+
+/*
+ * Plug a function into tape_find_inode(): it runs before each lookup and
+ * may move the reader with tape_seek_position() (qfa.c for -Q and -A).
+ * The reader knows nothing of what it does.
+ */
+void
+tape_set_find_hook(void (*hook)(void))
+{
+	find_hook = hook;
+}
+
 bool
 tape_resynced(void)
 {
@@ -837,7 +851,8 @@ tape_skipfile(void)
 void
 tape_find_inode(void)
 {
-	qfa_before_find();	/* -Q, -A: maybe go straight there */
+	if (find_hook != NULL)	/* -Q, -A: maybe go straight there */
+		find_hook();
 	for (;;) {
 		switch (curhdr.s_spcl.c_type) {
 		case TS_INODE:
@@ -878,7 +893,7 @@ tape_cut_short(void)
 }
 
 /*
- * -Q and -A (restore/qfa.c): go straight to where inode ino is, at
+ * For the find hook (-Q and -A, restore/qfa.c): go straight to where inode ino is, at
  * position pos of volume vol (a byte offset, or a block number on a
  * tape: MTSEEK), and read on up to its TS_INODE header (or the first
  * file's TS_INODE after it, or the end), which becomes current.  The blocks
