@@ -34,9 +34,6 @@
 #include "xalloc.h"
 #include "xio.h"
 
-/* Packed entry in the arena: ino (4), type (1), namlen (1), name. */
-#define PACKED_HDR	6
-
 struct dirrec {
 	uint32_t ino;
 	bool attached;

@@ -16,9 +16,6 @@
 #include "extern.h"
 #include "xalloc.h"
 
-/* Packed entry layout of dirs.c: ino (4), type (1), namlen (1), name. */
-#define PACKED_HDR	6
-
 struct frame {
 	uint32_t ino;
 	unsigned char *ents;
