@@ -140,7 +140,7 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
     const char *why)
 {
 	nrefused++;
-	fprintf(stderr, "Directory inode %lu: refusing entry \"",
+	rmsg("Directory inode %lu: refusing entry \"",
 	    (unsigned long)dino);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)name[i];
@@ -148,9 +148,9 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
 		if (isprint(c) && c != '\\' && c != '"')
 			putc(c, stderr);
 		else
-			fprintf(stderr, "\\%03o", c);
+			rmsg("\\%03o", c);
 	}
-	fprintf(stderr, "\" (inode %lu): %s\n", (unsigned long)ino, why);
+	rmsg("\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
 static void
@@ -385,13 +385,13 @@ read_one_dir(void)
 
 	attr_from_header(&a, &curhdr.s_spcl);
 	if (tape_getfile(dir_data, dir_hole, &b) > 0) {
-		fprintf(stderr, "Directory inode %lu: size %llu but only %zu "
+		rmsg("Directory inode %lu: size %llu but only %zu "
 		    "bytes on the tape (corrupt header?)\n",
 		    (unsigned long)ino, (unsigned long long)a.size, b.len);
 		nrefused++;
 	}
 	if (dir_find(ino) != NULL) {
-		fprintf(stderr, "Directory inode %lu appears twice; the "
+		rmsg("Directory inode %lu appears twice; the "
 		    "second copy is ignored\n", (unsigned long)ino);
 		free(b.p);
 		ea_read_records(ino, NULL);
@@ -460,7 +460,7 @@ dirs_report_missing(const char *path, uint32_t ino, uint8_t type)
 	    !map_test(dumpmap, dumpmap_len, ino))
 		return;
 	nrefused++;
-	fprintf(stderr, "%s: directory (inode %lu) is not on the tape\n",
+	rmsg("%s: directory (inode %lu) is not on the tape\n",
 	    path, (unsigned long)ino);
 }
 
@@ -532,7 +532,7 @@ dirs_read(void)
 	if (dir_find(ROOTINO) == NULL) {
 		/* Nothing can be reached by name; read on all the same, so
 		 * that the rest of the archive is checked. */
-		fprintf(stderr, "Root directory is not on tape\n");
+		rmsg("Root directory is not on tape\n");
 		nrefused++;
 	}
 	dirs_attach();

@@ -64,6 +64,12 @@ void	qfa_options(void);
 void	qfa_open_files(void);
 int	qfa_positions(char **names, int nnames);
 
+/* report.c: messages as 0.4b47 prints them, without the program name
+ * (with it: err(3) and warn(3)). */
+void	rfatal(int status, const char *fmt, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	rmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* symtab.c */
 extern struct entry *sym_root;
 struct entry *sym_add(struct entry *parent, const char *name, size_t len,

@@ -49,7 +49,7 @@ cmd_cd(const char *arg)
 	if (e->type != E_NODE) {
 		char *c = ish_canon(arg);
 
-		fprintf(stderr, "%s: not a directory\n", c);
+		rmsg("%s: not a directory\n", c);
 		free(c);
 		return;
 	}
@@ -79,7 +79,7 @@ cmd_delete(const char *arg)
 	if (e == NULL || !(e->flags & EF_SELECTED)) {
 		char *c = ish_canon(arg);
 
-		fprintf(stderr, "%s: not on extraction list\n", c);
+		rmsg("%s: not on extraction list\n", c);
 		free(c);
 		return;
 	}
@@ -113,7 +113,7 @@ static void
 toggle(bool *flag, const char *what)
 {
 	*flag = !*flag;
-	fprintf(stderr, "%s mode %s\n", what, *flag ? "on" : "off");
+	rmsg("%s mode %s\n", what, *flag ? "on" : "off");
 }
 
 /* ---- reading commands ---- */
@@ -262,7 +262,7 @@ static void cmd_help(void);
 static void
 cmd_pwd(void)
 {
-	fprintf(stderr, "%s\n", ish_slash_path(ish_cwd));
+	rmsg("%s\n", ish_slash_path(ish_cwd));
 }
 
 static void
@@ -346,7 +346,7 @@ cmd_help(void)
 	fputs("Available commands are:\n", stderr);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (commands[i].usage != NULL)
-			fprintf(stderr, "\t%s - %s\n", commands[i].usage,
+			rmsg("\t%s - %s\n", commands[i].usage,
 			    commands[i].help);
 	fputs("If no `arg' is supplied, the current directory is used\n",
 	    stderr);
@@ -383,13 +383,13 @@ run_command(char *line)
 	if (argc == 0) {
 		/* 0.4b47 ignores an empty line but not one of blanks */
 		if (nonempty)
-			fprintf(stderr, ": unknown command; type ? for help\n");
+			rmsg(": unknown command; type ? for help\n");
 		free(argv);
 		return true;
 	}
 	c = find_command(argv[0]);
 	if (c == NULL)
-		fprintf(stderr, "%s: unknown command; type ? for help\n",
+		rmsg("%s: unknown command; type ? for help\n",
 		    argv[0]);
 	else if (c->each_arg != NULL)
 		for_args(argv + 1, argc - 1, c->each_arg);

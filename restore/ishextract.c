@@ -33,11 +33,11 @@ ask_volume(char *(*read_answer)(void))
 		long v;
 
 		/* repeated with every question, as 0.4b47 does */
-		fprintf(stderr, "You have not read any volumes yet.\n"
+		rmsg("You have not read any volumes yet.\n"
 		    "Unless you know which volume your file(s) are on you "
 		    "should start\nwith the last volume and work towards "
 		    "the first.\n");
-		fprintf(stderr, "Specify next volume # (none if no more "
+		rmsg("Specify next volume # (none if no more "
 		    "volumes): ");
 		if ((ans = read_answer()) == NULL) {
 			putc('\n', stderr);
@@ -53,7 +53,7 @@ ask_volume(char *(*read_answer)(void))
 			free(ans);
 			return true;
 		}
-		fprintf(stderr, "Volume numbers are positive numerics\n");
+		rmsg("Volume numbers are positive numerics\n");
 		free(ans);
 	}
 }
@@ -66,7 +66,7 @@ ask_first_volume(char *(*read_answer)(void), bool *eof)
 {
 	char *dflt = volume_first_name(), *ans;
 
-	fprintf(stderr, "Mount tape volume 1\n"
+	rmsg("Mount tape volume 1\n"
 	    "Enter ``none'' if there are no more tapes\n"
 	    "otherwise enter tape name (default: %s) ", dflt);
 	if ((ans = read_answer()) == NULL) {
@@ -92,7 +92,7 @@ static bool
 reread_archive(char *(*read_answer)(void))
 {
 	if (ropt.from_stdin) {
-		fprintf(stderr, "Standard input cannot be read again: leave "
+		rmsg("Standard input cannot be read again: leave "
 		    "restore and start again to extract more\n");
 		return false;
 	}
@@ -200,7 +200,7 @@ ish_extract(char *(*read_answer)(void))
 		e->flags &= (uint16_t)~EF_SELECTED;
 	tape_drain();
 	if (tape_truncated())
-		fprintf(stderr, "Input ended before the end-of-dump record: "
+		rmsg("Input ended before the end-of-dump record: "
 		    "the archive is truncated\n");
 	if (extract_errors() > 0 || tape_had_error() || tape_resynced() ||
 	    tape_truncated() || dirs_refused() > 0)

@@ -103,7 +103,7 @@ ish_not_on_tape(const char *arg)
 {
 	char *c = ish_canon(arg);
 
-	fprintf(stderr, "%s is not on the tape\n", c);
+	rmsg("%s is not on the tape\n", c);
 	free(c);
 }
 

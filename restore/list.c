@@ -173,7 +173,7 @@ list_names(char **names, int nnames)
 			char *c = sym_canon(names[i]);
 
 			fflush(stdout);
-			fprintf(stderr, "%s is not on the tape\n", c);
+			rmsg("%s is not on the tape\n", c);
 			free(c);
 			continue;
 		}

@@ -318,9 +318,9 @@ wrong_date(int32_t got, int32_t wanted)
 {
 	time_t t = (time_t)got;
 
-	fprintf(stderr, "Wrong dump date\n\tgot: %s", ctime(&t));
+	rmsg("Wrong dump date\n\tgot: %s", ctime(&t));
 	t = (time_t)wanted;
-	fprintf(stderr, "\twanted: %s", ctime(&t));
+	rmsg("\twanted: %s", ctime(&t));
 }
 
 /* Check the first block of a candidate volume: it must be the TS_TAPE of
@@ -331,23 +331,23 @@ volume_header_ok(union u_spcl *h, int want)
 	enum spcl_kind k;
 
 	if (!in_fill(TP_BSIZE)) {
-		fprintf(stderr, "tape is not dump tape\n");
+		rmsg("tape is not dump tape\n");
 		return false;
 	}
 	k = spcl_check(inbuf + in_start, swapped);
 	if (k != (swapped ? SPCL_SWAPPED : SPCL_NATIVE)) {
-		fprintf(stderr, "tape is not dump tape\n");
+		rmsg("tape is not dump tape\n");
 		return false;
 	}
 	memcpy(h, inbuf + in_start, sizeof(*h));
 	if (swapped)
 		spcl_swap_header(h);
 	if (h->s_spcl.c_type != TS_TAPE) {
-		fprintf(stderr, "tape is not dump tape\n");
+		rmsg("tape is not dump tape\n");
 		return false;
 	}
 	if (h->s_spcl.c_volume != want) {
-		fprintf(stderr, "Wrong volume (%d)\n", h->s_spcl.c_volume);
+		rmsg("Wrong volume (%d)\n", h->s_spcl.c_volume);
 		return false;
 	}
 	if (h->s_spcl.c_date != dumpdate || h->s_spcl.c_ddate != dumpprev) {
@@ -368,7 +368,7 @@ switch_volume(char *name, int want, union u_spcl *h)
 {
 	in_close();
 	if (in_open(name) != 0) {
-		fprintf(stderr, "Cannot open %s\n", name);
+		rmsg("Cannot open %s\n", name);
 		free(name);
 		return false;
 	}
@@ -399,7 +399,7 @@ change_volume(void)
 	if (seen_end || no_more_volumes)
 		return false;
 	if (ropt.from_stdin) {
-		fprintf(stderr, "Standard input ended before the end of the "
+		rmsg("Standard input ended before the end of the "
 		    "dump: volume %d cannot be read from a pipe\n", next);
 		no_more_volumes = true;
 		return false;
@@ -420,7 +420,7 @@ change_volume(void)
 	volno = next;
 	/* 0.4b47 says it again for every compressed volume. */
 	if (h.s_spcl.c_flags & DR_COMPRESSED)
-		fprintf(stderr, "Dump tape is compressed.\n");
+		rmsg("Dump tape is compressed.\n");
 	/* Blocks of a record cut by the end of the media are not counted
 	 * in c_firstrec: restart the count from it. */
 	if (h.s_spcl.c_firstrec >= 0 &&
@@ -433,7 +433,7 @@ change_volume(void)
 	blk_pos = blk_len = 0;
 	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
 	if (ropt.debug)
-		fprintf(stderr, "volume %d: first record %d, skipping %llu "
+		rmsg("volume %d: first record %d, skipping %llu "
 		    "blocks read before\n", next, h.s_spcl.c_firstrec,
 		    (unsigned long long)skip);
 	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
@@ -510,7 +510,7 @@ media_setup_compression(long n)
 	if (ropt.blocksize > 0 && ntrec > ropt.blocksize)
 		errx(R_ERROR, "Tape blocksize is too large, use '-b %ld'",
 		    ntrec);
-	fprintf(stderr, "Dump tape is compressed.\n");
+	rmsg("Dump tape is compressed.\n");
 	/* The volume header was the first block of the raw record. */
 	raw_left = (size_t)(ntrec - 1) * TP_BSIZE;
 	blkbuf = xmalloc((size_t)ntrec * TP_BSIZE);
@@ -536,7 +536,7 @@ media_restart(const char *name, union u_spcl *h)
 	in_start = in_end = 0;
 	in_eof = true;		/* until the header is found good */
 	if (in_open(name) != 0) {
-		fprintf(stderr, "Cannot open %s\n", name);
+		rmsg("Cannot open %s\n", name);
 		return false;
 	}
 	skip_files();

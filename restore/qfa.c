@@ -141,7 +141,7 @@ load_table(void)
 	char *end;
 	long long date;
 
-	fprintf(stderr, "reading QFA positions from %s\n", ropt.qfa);
+	rmsg("reading QFA positions from %s\n", ropt.qfa);
 	if ((f = fopen(ropt.qfa, "r")) == NULL)
 		errx(R_ERROR, "can't open file for reading -- %s", ropt.qfa);
 	for (n = 0; (len = getline(&line, &cap, f)) > 0; n++) {
@@ -184,7 +184,7 @@ pfile_start(void)
 {
 	int fd;
 
-	fprintf(stderr, "writing QFA positions to %s\n", ropt.pfile);
+	rmsg("writing QFA positions to %s\n", ropt.pfile);
 	fd = open(ropt.pfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    QFA_CREATE_MODE);
 	if (fd < 0 || (pfile = fdopen(fd, "w")) == NULL)
@@ -394,7 +394,7 @@ before_find(void)
 	    q->pos <= position_bound() + SEEK_MIN_AHEAD))
 		return;
 	if (ropt.debug)
-		fprintf(stderr, "QFA: inode %" PRIu32 " at volume %d "
+		rmsg("QFA: inode %" PRIu32 " at volume %d "
 		    "position %" PRIu64 "\n", next, q->vol, q->pos);
 	(void)tape_seek_position(q->vol, q->pos, next, false);
 }

@@ -122,7 +122,7 @@ read_header(union u_spcl *h, bool first)
 		uint32_t sum = media_swapped() ? spcl_sum_swapped(p) :
 		    spcl_sum(p);
 
-		fprintf(stderr, "Checksum error %o, block %llu\n", sum,
+		rmsg("Checksum error %o, block %llu\n", sum,
 		    (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
@@ -140,7 +140,7 @@ read_header(union u_spcl *h, bool first)
 			spcl_swap_inos(h);
 	}
 	if (!header_sane(&h->s_spcl)) {
-		fprintf(stderr, "Header with out-of-range fields at block "
+		rmsg("Header with out-of-range fields at block "
 		    "%llu ignored\n", (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
@@ -186,7 +186,7 @@ tape_next_header(void)
 	if (skipped > 0)
 		resynced = true;
 	if (skipped > 0)
-		fprintf(stderr, "resync restore, skipped %llu blocks\n",
+		rmsg("resync restore, skipped %llu blocks\n",
 		    skipped);
 }
 
@@ -273,10 +273,9 @@ tape_setup(void)
 	usedmap = read_map(&usedmap_len);
 	tape_next_header();
 	if (curhdr.s_spcl.c_type == TS_END) {
-		fprintf(stderr, "Cannot find file dump list, assuming empty "
-		    "tape\n");
 		tape_drain();
-		exit(R_SUCCESS);
+		rfatal(R_SUCCESS, "Cannot find file dump list, assuming "
+		    "empty tape\n");
 	}
 	if (curhdr.s_spcl.c_type != TS_BITS)
 		errx(R_ERROR, "Cannot find file dump list");
