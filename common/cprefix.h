@@ -1,6 +1,6 @@
 /*
  * cprefix.h - the 4-byte prefix of each compressed record
- * (tape-format.md 15), defined once for dump, restore and the helpers.
+ * (doc/format.md 11.2), defined once for dump, restore and the helpers.
  *
  * Every record of a compressed volume but the first is written as this
  * prefix and then the payload.  The prefix is one 32-bit word in the

@@ -60,7 +60,7 @@
 #define EXT_MACOSRESFORK	2
 #define EXT_XATTR		3
 
-/* Compression methods in the record prefix (tape-format.md 15,
+/* Compression methods in the record prefix (doc/format.md 11.2,
  * cprefix.h). */
 #define COMPRESS_ZLIB	0
 #define COMPRESS_BZLIB	1

@@ -1,5 +1,5 @@
 /*
- * qfafile.h - the QFA position file (qfa-and-toc.md 1.1), written by
+ * qfafile.h - the QFA position file (doc/format.md 13), written by
  * dump -Q and restore -P, read by restore -Q: its title lines.
  */
 #ifndef QFAFILE_H

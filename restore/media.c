@@ -8,11 +8,11 @@
  *    of volume it is;
  *  - blocks: 1 KiB tape blocks are served from that buffer, or, for a
  *    compressed archive, from the decompressed current record (the first
- *    record of the volume is raw, tape-format.md 15);
+ *    record of the volume is raw, doc/format.md 11.1);
  *  - volumes: when a volume ends before the dump's TS_END, the next one
  *    (named by volume.c) is opened and its TS_TAPE checked; the blocks
  *    behind it continue the stream, so every layer above reads across
- *    volumes without knowing (tape-format.md 14).  Reading volume 1
+ *    volumes without knowing (doc/format.md 10).  Reading volume 1
  *    again (restore -i) and seeking to a position (-Q, -A) are done here.
  * The header gate and the file walker above it are tape.c, the only
  * caller (media.h).
@@ -244,7 +244,7 @@ read_zrecord(void)
 	}
 	if (!in_fill(CPREFIX_SIZE + len)) {
 		/* A record cut by the end of the media is written again in
-		 * full on the next volume (tape-format.md 14.3). */
+		 * full on the next volume (doc/format.md 10.4). */
 		if (!input_error && change_volume())
 			return true;
 		warnx("truncated compressed record at block %llu",
@@ -324,7 +324,7 @@ wrong_date(int32_t got, int32_t wanted)
 }
 
 /* Check the first block of a candidate volume: it must be the TS_TAPE of
- * volume `want` of this dump (tape-format.md 14.4). */
+ * volume `want` of this dump (doc/format.md 10.5). */
 static bool
 volume_header_ok(union u_spcl *h, int want)
 {
@@ -386,7 +386,7 @@ switch_volume(char *name, int want, union u_spcl *h)
  * interrupted file's data, c_count of them, or the next header), except
  * after an end-of-media switch: the cut record is written again in full,
  * so the blocks of it already read are skipped, counted from c_firstrec
- * (tape-format.md 14.3).  False when there is no next volume.
+ * (doc/format.md 10.4).  False when there is no next volume.
  */
 static bool
 change_volume(void)

@@ -237,7 +237,7 @@ map_test(const unsigned char *map, size_t len, uint32_t ino)
 }
 
 /* Open the input and check the start of the dump: TS_TAPE of volume 1,
- * then TS_CLRI, then TS_BITS (tape-format.md 6). */
+ * then TS_CLRI, then TS_BITS (doc/format.md 4). */
 void
 tape_setup(void)
 {
@@ -312,7 +312,7 @@ tape_restart(const char *name)
 	return true;
 }
 
-/* The archive description printed for -t, -C and -v (cli.md 2.4). */
+/* The archive description printed for -t, -C and -v, in 0.4b47's words. */
 void
 print_dump_info(const struct s_spcl *h)
 {
