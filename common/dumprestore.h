@@ -60,7 +60,8 @@
 #define EXT_MACOSRESFORK	2
 #define EXT_XATTR		3
 
-/* Compression methods in the record prefix (doc/format.md 11.2). */
+/* Compression methods in the record prefix (doc/format.md 11.2,
+ * cprefix.h). */
 #define COMPRESS_ZLIB	0
 #define COMPRESS_BZLIB	1
 #define COMPRESS_LZO	2
@@ -151,13 +152,7 @@ struct tape_direct {
 #define TAPE_DIRSIZ(namlen) \
 	(TAPE_DIRENT_HDRLEN + (((size_t)(namlen) + 1 + 3) & ~(size_t)3))
 
-/* The 4-byte prefix of a compressed record, little-endian writer view. */
-#define TAPEBUF_COMPRESSED(w)	((w) & 1u)
-#define TAPEBUF_METHOD(w)	(((w) >> 1) & 7u)
-#define TAPEBUF_LENGTH(w)	((w) >> 4)
-#define TAPEBUF_WORD(compressed, method, length) \
-	(((uint32_t)(length) << 4) | ((uint32_t)(method) << 1) | \
-	 ((compressed) ? 1u : 0u))
+/* The 4-byte prefix of each compressed record: cprefix.h. */
 
 /* Inode map size in bytes for a file system with maxino-1 inodes. */
 #define TAPE_MAPSIZE(maxino) \

@@ -31,7 +31,7 @@ enum compress_method {
 /* Whether this build can compress with method m. */
 int compress_available(enum compress_method m);
 
-/* The method's code in the record prefix (TAPEBUF_WORD's flags). */
+/* The method's code in the record prefix (cprefix.h). */
 unsigned compress_tape_code(enum compress_method m);
 
 /* Bytes of work memory compress_record needs for records of len bytes

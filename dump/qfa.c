@@ -36,14 +36,11 @@
 #include "dumprestore.h"
 #include "optr.h"
 #include "qfa.h"
+#include "qfafile.h"
 #include "spcl.h"
 #include "xalloc.h"
 #include "xio.h"
 
-/* Title lines of a QFA file (doc/format.md 13). */
-#define QFA_MAGIC	"495115637697"
-#define QFA_VERSION	"1.0"
-#define QFA_COLUMNS	"ino\ttapeno\ttapepos"
 #define CREATE_MODE	0666
 /* The mode test of 0.4b47 is a single bit: directories, block devices
  * and sockets all have it. */

@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cprefix.h"
 #include "dumprestore.h"
 #include "ring.h"
 
@@ -43,9 +44,6 @@
 #define NSEC_PER_SEC	1000000000L
 #define NSEC_PER_MSEC	1000000L
 #define MSEC_PER_SEC	1000
-
-/* Bytes of prefix in front of a compressed record (struct tapebuf). */
-#define OUT_PREFIX	4
 
 struct ring_slot_ctl {
 	sem_t free;		/* posted by the writer: slot reusable */
@@ -123,7 +121,7 @@ ring_create(int ntrec, int compressed, int feedback)
 	size_t ctlsize = round_up(sizeof(struct ring) +
 	    nslots * sizeof(struct ring_slot_ctl), page);
 	size_t datasize = round_up(nslots * recsize, page);
-	size_t outsize = compressed ? round_up(OUT_PREFIX + recsize, 64) : 0;
+	size_t outsize = compressed ? round_up(CPREFIX_SIZE + recsize, 64) : 0;
 	size_t maplen = ctlsize + datasize + round_up(nslots * outsize, page);
 	struct ring *r;
 	size_t i;

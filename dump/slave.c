@@ -40,6 +40,7 @@
 #include "dumprestore.h"
 #include "xio.h"
 #include "compress.h"
+#include "cprefix.h"
 #include "devread.h"
 #include "optr.h"
 #include "ring.h"
@@ -49,9 +50,8 @@
 #define SLAVE_EXIT_OK		0
 #define SLAVE_EXIT_FAILED	1
 
-/* Bytes of the record prefix, and the margin a compressed record must
- * stay under (doc/format.md 11.1: at most ntrec*1024 - 16 bytes). */
-#define PREFIX_SIZE		4
+/* The margin a compressed record must stay under (doc/format.md 11.1:
+ * at most ntrec*1024 - 16 bytes). */
 #define COMPRESS_MARGIN		16
 
 /* Heap allocations below this size are never mmap()ed, and free memory
@@ -271,23 +271,6 @@ read_segments(struct ring *ring, const struct slave_config *sc,
 	}
 }
 
-/*
- * The prefix word in the writer's byte order.  Little-endian machines
- * allocate the bit-field from the low bit (TAPEBUF_WORD); big-endian
- * ones from the high bit: compressed = bit 31, method = bits 28-30,
- * length = bits 0-27.
- */
-static uint32_t
-prefix_word(int compressed, unsigned method, size_t len)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return ((compressed ? 1u : 0u) << 31) | ((uint32_t)method << 28) |
-	    (uint32_t)len;
-#else
-	return TAPEBUF_WORD(compressed, method, len);
-#endif
-}
-
 /* Compress the record in src into the output area out; returns the
  * bytes to write (prefix included). */
 static size_t
@@ -297,19 +280,18 @@ compress_slot(const struct slave_config *sc, const unsigned char *src,
 	size_t recsize = (size_t)sc->ntrec * TP_BSIZE;
 	unsigned code = compress_tape_code((enum compress_method)sc->method);
 	size_t n = compress_record((enum compress_method)sc->method,
-	    sc->level, src, recsize, out + PREFIX_SIZE,
+	    sc->level, src, recsize, out + CPREFIX_SIZE,
 	    recsize - COMPRESS_MARGIN, work);
-	uint32_t word;
+	struct cprefix pfx = { .compressed = n != 0, .method = code };
 
 	if (n == 0) {
 		/* did not shrink enough, or the codec refused: raw */
-		memcpy(out + PREFIX_SIZE, src, recsize);
+		memcpy(out + CPREFIX_SIZE, src, recsize);
 		n = recsize;
-		word = prefix_word(0, code, n);
-	} else
-		word = prefix_word(1, code, n);
-	memcpy(out, &word, sizeof(word));
-	return PREFIX_SIZE + n;
+	}
+	pfx.length = (uint32_t)n;
+	cprefix_encode(out, false, &pfx);
+	return CPREFIX_SIZE + n;
 }
 
 /* Keep freed codec state for the next record (see the top).  Only a

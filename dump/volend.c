@@ -11,12 +11,11 @@
 #include <stdint.h>
 
 #include "compress.h"
+#include "cprefix.h"
 #include "dumprestore.h"
 #include "tapeint.h"
 #include "writer.h"
 
-/* Bytes of prefix in front of each compressed record. */
-#define PREFIX_SIZE	4
 /* Compressed volumes: records whose size the master does not know yet
  * when it decides (0.4b47's three writers), counted as full size. */
 #define LOOKAHEAD_RECORDS	3
@@ -84,7 +83,7 @@ volend_setup(struct tape_state *ts)
 static int
 length_full(struct tape_state *ts, uint64_t rec)
 {
-	uint64_t full = ((uint64_t)ts->cfg.ntrec * TP_BSIZE + PREFIX_SIZE) /
+	uint64_t full = ((uint64_t)ts->cfg.ntrec * TP_BSIZE + CPREFIX_SIZE) /
 	    ts->density + ts->gap_tenths;
 
 	if (ts->cfg.compress == COMP_NONE)
@@ -114,5 +113,5 @@ volend_full(struct tape_state *ts, uint64_t rec)
 	if (rec >= ts->vol_first_rec + LOOKBEHIND_RECORDS)
 		sizes_learn(ts, rec + 1 - LOOKBEHIND_RECORDS);
 	return ts->vol_known_bytes + LOOKAHEAD_RECORDS *
-	    ((uint64_t)ts->cfg.ntrec * TP_BSIZE + PREFIX_SIZE) >= ts->vol_limit;
+	    ((uint64_t)ts->cfg.ntrec * TP_BSIZE + CPREFIX_SIZE) >= ts->vol_limit;
 }

@@ -40,9 +40,9 @@ count_diff(void)
 	ndiffs++;
 	if (ropt.cmplimit > 0 && ndiffs >= ropt.cmplimit) {
 		fflush(stdout);
-		fprintf(stderr, "Compare errors limit reached, exiting...\n");
 		tape_drain();
-		exit(R_COMPARE_DIFF);
+		rfatal(R_COMPARE_DIFF,
+		    "Compare errors limit reached, exiting...\n");
 	}
 }
 
@@ -122,7 +122,7 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 		return;
 	}
 	if ((uint64_t)st->st_size != a->size) {
-		fprintf(stderr, "%s: size has changed.\n", path);
+		rmsg("%s: size has changed.\n", path);
 		count_diff();
 		tape_skipfile();
 		return;
@@ -141,7 +141,7 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 	free(c.buf);
 	(void)close(c.fd);
 	if (c.differ) {
-		fprintf(stderr, "%s: tape and disk copies are different\n",
+		rmsg("%s: tape and disk copies are different\n",
 		    path);
 		count_diff();
 	}
@@ -176,7 +176,7 @@ compare_symlink(const struct entry *e, const char *path,
 	(void)tape_getfile(lt_data, NULL, l);
 	l->text[l->len] = '\0';
 	if (!S_ISLNK(st->st_mode)) {
-		fprintf(stderr, "%s: is no longer a symbolic link.\n", path);
+		rmsg("%s: is no longer a symbolic link.\n", path);
 		count_diff();
 	} else if (dfd < 0 ||
 	    (n = readlinkat(dfd, name, disk, SYMLINK_MAX)) < 0) {
@@ -185,7 +185,7 @@ compare_symlink(const struct entry *e, const char *path,
 	} else {
 		disk[n] = '\0';
 		if (strcmp(disk, l->text) != 0) {
-			fprintf(stderr, "%s: symbolic link changed from %s "
+			rmsg("%s: symbolic link changed from %s "
 			    "to %s.\n", path, l->text, disk);
 			count_diff();
 		}
@@ -201,18 +201,18 @@ compare_attrs(const struct entry *e, const char *path, const struct stat *st,
 	if (st->st_mode != a->mode) {
 		bool same = (st->st_mode & S_IFMT) == (a->mode & S_IFMT);
 
-		fprintf(stderr, "%s: mode changed from 0%o to 0%o.\n", path,
+		rmsg("%s: mode changed from 0%o to 0%o.\n", path,
 		    same ? a->mode & 07777u : a->mode,
 		    same ? st->st_mode & 07777u : st->st_mode);
 		count_diff();
 	}
 	if (st->st_uid != a->uid) {
-		fprintf(stderr, "%s: uid changed from %lu to %lu.\n", path,
+		rmsg("%s: uid changed from %lu to %lu.\n", path,
 		    (unsigned long)a->uid, (unsigned long)st->st_uid);
 		count_diff();
 	}
 	if (st->st_gid != a->gid) {
-		fprintf(stderr, "%s: gid changed from %lu to %lu.\n", path,
+		rmsg("%s: gid changed from %lu to %lu.\n", path,
 		    (unsigned long)a->gid, (unsigned long)st->st_gid);
 		count_diff();
 	}
@@ -226,7 +226,7 @@ compare_attrs(const struct entry *e, const char *path, const struct stat *st,
 		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 &&
 		    ((uint32_t)f & COMPARED_FLAGS) !=
 		    (a->flags & COMPARED_FLAGS)) {
-			fprintf(stderr, "%s: flags changed from 0x%08lx to "
+			rmsg("%s: flags changed from 0x%08lx to "
 			    "0x%08lx.\n", path, (unsigned long)a->flags,
 			    (unsigned long)(uint32_t)f);
 			count_diff();
@@ -320,11 +320,11 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 
 		tape_skipfile();
 		if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "%s: no longer a special file\n",
+			rmsg("%s: no longer a special file\n",
 			    path);
 			count_diff();
 		} else if (st.st_rdev != dev) {
-			fprintf(stderr, "%s: device changed from %u,%u to "
+			rmsg("%s: device changed from %u,%u to "
 			    "%u,%u.\n", path, major(dev), minor(dev),
 			    major(st.st_rdev), minor(st.st_rdev));
 			count_diff();
@@ -450,7 +450,7 @@ compare_run(char **names, int nnames)
 	msg_verbose("Check the symbol table.\n");
 	tape_drain();
 	if (tape_truncated()) {
-		fprintf(stderr, "Input ended before the end-of-dump record: "
+		rmsg("Input ended before the end-of-dump record: "
 		    "the archive is truncated\n");
 		ndiffs++;
 	}

@@ -36,9 +36,6 @@
 #include "xalloc.h"
 #include "xio.h"
 
-/* Packed entry in the arena: ino (4), type (1), namlen (1), name. */
-#define PACKED_HDR	6
-
 struct dirrec {
 	uint32_t ino;
 	bool attached;
@@ -159,10 +156,10 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
     const char *why)
 {
 	nrefused++;
-	fprintf(stderr, "Directory inode %lu: refusing entry \"",
+	rmsg("Directory inode %lu: refusing entry \"",
 	    (unsigned long)dino);
 	dirs_put_escaped(name, len, stderr);
-	fprintf(stderr, "\" (inode %lu): %s\n", (unsigned long)ino, why);
+	rmsg("\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
 /* Report an entry kept under a shortened name. */
@@ -171,9 +168,9 @@ shorten(uint32_t dino, const char *name, size_t len, size_t cut,
     uint32_t ino)
 {
 	nrefused++;
-	fprintf(stderr, "Directory inode %lu: entry \"", (unsigned long)dino);
+	rmsg("Directory inode %lu: entry \"", (unsigned long)dino);
 	dirs_put_escaped(name, len, stderr);
-	fprintf(stderr, "\" (inode %lu) kept as \"", (unsigned long)ino);
+	rmsg("\" (inode %lu) kept as \"", (unsigned long)ino);
 	dirs_put_escaped(name, cut, stderr);
 	fputs("\": NUL inside the name\n", stderr);
 }
@@ -429,13 +426,13 @@ read_one_dir(void)
 
 	attr_from_header(&a, &curhdr.s_spcl);
 	if (tape_getfile(dir_data, dir_hole, &b) > 0) {
-		fprintf(stderr, "Directory inode %lu: size %llu but only %zu "
+		rmsg("Directory inode %lu: size %llu but only %zu "
 		    "bytes on the tape (corrupt header?)\n",
 		    (unsigned long)ino, (unsigned long long)a.size, b.len);
 		nrefused++;
 	}
 	if (dir_find(ino) != NULL) {
-		fprintf(stderr, "Directory inode %lu appears twice; the "
+		rmsg("Directory inode %lu appears twice; the "
 		    "second copy is ignored\n", (unsigned long)ino);
 		free(b.p);
 		ea_read_records(ino, NULL);
@@ -504,7 +501,7 @@ dirs_report_missing(const char *path, uint32_t ino, uint8_t type)
 	    !map_test(dumpmap, dumpmap_len, ino))
 		return;
 	nrefused++;
-	fprintf(stderr, "%s: directory (inode %lu) is not on the tape\n",
+	rmsg("%s: directory (inode %lu) is not on the tape\n",
 	    path, (unsigned long)ino);
 }
 
@@ -576,7 +573,7 @@ dirs_read(void)
 	if (dir_find(ROOTINO) == NULL) {
 		/* Nothing can be reached by name; read on all the same, so
 		 * that the rest of the archive is checked. */
-		fprintf(stderr, "Root directory is not on tape\n");
+		rmsg("Root directory is not on tape\n");
 		nrefused++;
 	}
 	dirs_attach();

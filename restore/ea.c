@@ -76,7 +76,7 @@ ea_read_records(uint32_t ino, struct ealist *out)
 		/* Refuse what the header announces before reading any of
 		 * it, with 0.4b47's words (doc/format.md 8.3). */
 		if (curhdr.s_spcl.c_dinode.di_size > EA_MAX_PAYLOAD) {
-			fprintf(stderr, "EA size too big (%llu)\n",
+			rmsg("EA size too big (%llu)\n",
 			    (unsigned long long)
 			    curhdr.s_spcl.c_dinode.di_size);
 			tape_skipfile();
@@ -85,7 +85,7 @@ ea_read_records(uint32_t ino, struct ealist *out)
 		b.p = xmalloc(EA_MAX_PAYLOAD);
 		(void)tape_getfile(ea_data, NULL, &b);
 		if (b.toobig) {
-			fprintf(stderr, "EA size too big (inode %lu)\n",
+			rmsg("EA size too big (inode %lu)\n",
 			    (unsigned long)ino);
 			free(b.p);
 			continue;
@@ -193,7 +193,7 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 	else if (get32(p) == EXT2_XATTR_MAGIC2)
 		first = 4;
 	else {
-		fprintf(stderr, "%s: EA magic 0x%08lx unknown\n", path,
+		rmsg("%s: EA magic 0x%08lx unknown\n", path,
 		    (unsigned long)get32(p));
 		return -1;
 	}
@@ -222,7 +222,7 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 		default:
 			/* One line: an encrypted name may hold any byte. */
 			dirs_put_escaped(path, strlen(path), stderr);
-			fprintf(stderr, ": Unknown EA index %u (inode %lu): "
+			rmsg(": Unknown EA index %u (inode %lu): "
 			    "skipped\n", idx, (unsigned long)ino);
 			nskipped++;
 			off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
@@ -249,7 +249,7 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 	free(conv);
 	return count;
 bad:
-	fprintf(stderr, "%s: malformed EA entry at offset %zu\n", path, off);
+	rmsg("%s: malformed EA entry at offset %zu\n", path, off);
 	free(conv);
 	return -1;
 }
@@ -427,7 +427,7 @@ cmp_one(const char *name, const void *val, size_t len, void *arg)
 	if ((size_t)n != len || memcmp(disk, val, len) != 0) {
 		t = value_text(val, len);
 		d = value_text(disk, (size_t)n);
-		fprintf(stderr, "%s: EA %s value changed from %s on tape to "
+		rmsg("%s: EA %s value changed from %s on tape to "
 		    "%s on disk\n", c->path, name, t, d);
 		free(t);
 		free(d);
@@ -465,13 +465,13 @@ ea_compare(const struct ealist *ea, const char *target, const char *path)
 				ndisk++;
 		free(names);
 		if (ndisk != count) {
-			fprintf(stderr, "%s: file does not have the same "
+			rmsg("%s: file does not have the same "
 			    "number of attributes (%d) as the tape (%d).\n",
 			    path, ndisk, count);
 			c.diffs++;
 		}
 	} else if (count > 0) {
-		fprintf(stderr, "%s: file does not have the same number of "
+		rmsg("%s: file does not have the same number of "
 		    "attributes (0) as the tape (%d).\n", path, count);
 		c.diffs++;
 	}

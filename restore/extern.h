@@ -64,12 +64,17 @@ int	interactive_run(void);
 void	list_names(char **names, int nnames);
 
 /* qfa.c */
-void	qfa_before_find(void);
 void	qfa_check_date(void);
 int	qfa_list(char **names, int nnames);
 void	qfa_options(void);
 void	qfa_open_files(void);
 int	qfa_positions(char **names, int nnames);
+
+/* report.c: messages as 0.4b47 prints them, without the program name
+ * (with it: err(3) and warn(3)). */
+void	rfatal(int status, const char *fmt, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+void	rmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* symtab.c */
 extern struct entry *sym_root;
@@ -101,6 +106,7 @@ bool	tape_seek_position(int vol, uint64_t pos, uint32_t ino,
 	    bool newmedia);
 void	tape_next_header(void);
 bool	tape_restart(const char *name);
+void	tape_set_find_hook(void (*hook)(void));
 void	tape_setup(void);
 void	tape_skipfile(void);
 bool	tape_swapped(void);

@@ -79,7 +79,7 @@ select_names(char **names, int nnames)
 		if (e == NULL) {
 			char *c = sym_canon(names[i]);
 
-			fprintf(stderr, "%s is not on the tape\n", c);
+			rmsg("%s is not on the tape\n", c);
 			free(c);
 		} else
 			select_tree(e);
@@ -117,7 +117,7 @@ left_out(const struct entry *e)
 static void
 report_absent(const struct entry *e)
 {
-	fprintf(stderr, "%s: (inode %lu) not found on tape\n", sym_path(e),
+	rmsg("%s: (inode %lu) not found on tape\n", sym_path(e),
 	    (unsigned long)e->ino);
 }
 
@@ -237,7 +237,7 @@ restore_regular(int dfd, const char *name, const char *path,
 	if (!ok)
 		errors++;
 	if (missing > 0)
-		fprintf(stderr, "Missing blocks at the end of %s, assuming "
+		rmsg("Missing blocks at the end of %s, assuming "
 		    "hole\n", path);
 	/* Only a file ending in a hole needs its size set. */
 	if (ok && w.end != (off_t)a->size &&
@@ -304,23 +304,23 @@ restore_symlink(int dfd, const char *name, const char *path)
 	(void)tape_getfile(link_data, link_hole, l);
 	l->text[l->len] = '\0';
 	if (size > SYMLINK_MAX)
-		fprintf(stderr, "%s: symbolic link target of %llu bytes is "
+		rmsg("%s: symbolic link target of %llu bytes is "
 		    "too long (ignored)\n", path, (unsigned long long)size);
 	else if (l->hole)
 		warnx("%s: unallocated block in symbolic link", path);
 	else if (l->toolong)
 		warnx("%s: symbolic link target too long", path);
 	else if (l->len == 0)
-		fprintf(stderr, "%s: zero length symbolic link (ignored)\n",
+		rmsg("%s: zero length symbolic link (ignored)\n",
 		    path);
 	else if (l->text[0] == '\0') {
 		dirs_put_escaped(path, strlen(path), stderr);
-		fprintf(stderr, ": symbolic link target (inode %lu) starts "
+		rmsg(": symbolic link target (inode %lu) starts "
 		    "with a NUL byte (ignored)\n",
 		    (unsigned long)curhdr.s_spcl.c_inumber);
 		errors++;
 	} else if (l->len < size)
-		fprintf(stderr, "%s: symbolic link target is %zu of its %llu "
+		rmsg("%s: symbolic link target is %zu of its %llu "
 		    "bytes (ignored)\n", path, l->len,
 		    (unsigned long long)size);
 	else {
@@ -518,7 +518,7 @@ check_type_clash(const struct inoattr *a)
 {
 	for (struct entry *e = sym_lookup_ino(a->ino); e != NULL; e = e->links)
 		if (e->type == E_NODE && (e->flags & EF_SELECTED)) {
-			fprintf(stderr, "%s: named as a directory but inode "
+			rmsg("%s: named as a directory but inode "
 			    "%lu on tape has mode 0%o; not restored\n",
 			    sym_path(e), (unsigned long)a->ino, a->mode);
 			errors++;

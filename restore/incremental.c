@@ -289,7 +289,7 @@ report_missing(void)
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
 		if (e->type == E_LEAF && !(e->flags & EF_DONE) &&
 		    !(e->parent->flags & EF_BAD) && !on_tape(e->ino)) {
-			fprintf(stderr, "%s: (inode %lu) is neither on the "
+			rmsg("%s: (inode %lu) is neither on the "
 			    "tape nor on disk\n", sym_path(e),
 			    (unsigned long)e->ino);
 			nerrors++;
@@ -420,11 +420,9 @@ incr_restore(void)
 	if (tbl.checkpoint)
 		errx(R_ERROR, "./%s is the checkpoint of an unfinished "
 		    "restore: finish it with restore -R", SYMTAB_NAME);
-	if (tbl.date != (long)dumpprev) {
-		fprintf(stderr, "Incremental tape too %s\n",
+	if (tbl.date != (long)dumpprev)
+		rfatal(R_ERROR, "Incremental tape too %s\n",
 		    tbl.date < (long)dumpprev ? "low" : "high");
-		exit(R_ERROR);
-	}
 	dirs_read();
 	build_new_tree();
 	msg_verbose("Calculate extraction list.\n");

@@ -19,8 +19,6 @@
 #include "extern.h"
 #include "xalloc.h"
 
-/* Packed entry layout of dirs.c: ino (4), type (1), namlen (1), name. */
-#define PACKED_HDR	6
 /* Bytes an escaped byte takes at most: "\ooo". */
 #define ESCAPED_LEN	4
 
@@ -217,7 +215,7 @@ list_names(char **names, int nnames)
 			char *c = sym_canon(names[i]);
 
 			fflush(stdout);
-			fprintf(stderr, "%s is not on the tape\n", c);
+			rmsg("%s is not on the tape\n", c);
 			free(c);
 			continue;
 		}

@@ -36,7 +36,7 @@ static int nnames, names_cap;
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr,
+	rfatal(R_ERROR,
 "usage:\trestore -C [-cdeHlMvVy] [-b blocksize] [-D filesystem] [-E mls] [-f file] [-F script] [-L limit] [-s fileno]\n"
 "\trestore -i [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno]\n"
 "\trestore -P file [-acdhHlmMuvVy] [-b blocksize] [-f file] [-F script] [-s fileno] [-X filelist] [file ...]\n"
@@ -44,7 +44,6 @@ usage(void)
 "\trestore -R [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
 "\trestore -t [-cdhHlMuvVy] [-A file] [-b blocksize] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n"
 "\trestore -x [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n");
-	exit(R_ERROR);
 }
 
 static void
@@ -231,7 +230,7 @@ drain_complete(bool whole)
 	tape_drain();
 	if (whole ? !tape_truncated() : !tape_cut_short())
 		return true;
-	fprintf(stderr, "Input ended before the end-of-dump record: "
+	rmsg("Input ended before the end-of-dump record: "
 	    "the archive is truncated\n");
 	return false;
 }

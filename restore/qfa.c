@@ -4,7 +4,7 @@
  *
  * -Q file: the position file of a dump (ino, volume, position lines in
  * increasing inode order) is loaded at start-up.  When extraction looks
- * for its next inode (tape_find_inode calls qfa_before_find), the next
+ * for its next inode (before_find, the reader's find hook), the next
  * wanted inode is looked up: the last entry at or below it gives a volume
  * and a position from which that inode's header is at most one record
  * away, and when that is well beyond where the reader is (or on a later
@@ -37,18 +37,15 @@
 
 #include "restore.h"
 #include "extern.h"
-#include "spcl.h"
+#include "cprefix.h"
+#include "qfafile.h"
 #include "xalloc.h"
 #include "xio.h"
 
-#define QFA_MAGIC	"495115637697"
-#define QFA_VERSION	"1.0"
-#define QFA_COLUMNS	"ino\ttapeno\ttapepos"
 #define QFA_CREATE_MODE	0666
 /* 0.4b47 seeks only when the target is more than this many position
  * units (bytes, or tape blocks) beyond the current position. */
 #define SEEK_MIN_AHEAD	1000
-#define ZPREFIX_LEN	4
 
 struct qfa_entry {
 	uint32_t ino;
@@ -70,6 +67,8 @@ static const char *media_script;
 static uint32_t *wanted;
 static size_t nwanted, wanted_at;
 static bool wanted_built;
+
+static void before_find(void);
 
 /* ---- options and files ----------------------------------------------- */
 
@@ -142,7 +141,7 @@ load_table(void)
 	char *end;
 	long long date;
 
-	fprintf(stderr, "reading QFA positions from %s\n", ropt.qfa);
+	rmsg("reading QFA positions from %s\n", ropt.qfa);
 	if ((f = fopen(ropt.qfa, "r")) == NULL)
 		errx(R_ERROR, "can't open file for reading -- %s", ropt.qfa);
 	for (n = 0; (len = getline(&line, &cap, f)) > 0; n++) {
@@ -185,7 +184,7 @@ pfile_start(void)
 {
 	int fd;
 
-	fprintf(stderr, "writing QFA positions to %s\n", ropt.pfile);
+	rmsg("writing QFA positions to %s\n", ropt.pfile);
 	fd = open(ropt.pfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    QFA_CREATE_MODE);
 	if (fd < 0 || (pfile = fdopen(fd, "w")) == NULL)
@@ -202,6 +201,8 @@ qfa_open_files(void)
 		pos_in_records = !ropt.from_stdin &&
 		    stat(ropt.tape, &st) == 0 && S_ISCHR(st.st_mode);
 	}
+	if (ropt.qfa != NULL || ropt.toc != NULL)
+		tape_set_find_hook(before_find);
 	if (ropt.pfile != NULL)
 		pfile_start();
 	if (ropt.toc != NULL) {
@@ -310,7 +311,7 @@ position_bound(void)
 	if (pos_in_records)
 		return (uint64_t)idx / ntrec + 1;
 	return ((uint64_t)idx + ntrec) * TP_BSIZE +
-	    ((uint64_t)idx / ntrec + 1) * ZPREFIX_LEN;
+	    ((uint64_t)idx / ntrec + 1) * CPREFIX_SIZE;
 }
 
 /* -A: leave the table of contents for the real media, at the volume
@@ -343,11 +344,11 @@ switch_to_media(uint32_t first)
 }
 
 /*
- * Called by tape_find_inode() whatever the mode; acts only with -Q or
- * -A, once the tree of names exists (extraction, not pass III).
+ * The reader's find hook, plugged in with -Q or -A: acts once the tree
+ * of names exists (extraction, not pass III).
  */
-void
-qfa_before_find(void)
+static void
+before_find(void)
 {
 	const struct s_spcl *h = &curhdr.s_spcl;
 	const struct qfa_entry *q;
@@ -393,7 +394,7 @@ qfa_before_find(void)
 	    q->pos <= position_bound() + SEEK_MIN_AHEAD))
 		return;
 	if (ropt.debug)
-		fprintf(stderr, "QFA: inode %" PRIu32 " at volume %d "
+		rmsg("QFA: inode %" PRIu32 " at volume %d "
 		    "position %" PRIu64 "\n", next, q->vol, q->pos);
 	(void)tape_seek_position(q->vol, q->pos, next, false);
 }
@@ -485,7 +486,8 @@ zrecord_offset(int vol, uint64_t rec, uint64_t ntrec, uint64_t *off)
 	if (zfd < 0)
 		return false;
 	while (nzoff <= rec) {
-		uint32_t w;
+		unsigned char word[CPREFIX_SIZE];
+		struct cprefix pfx;
 
 		if (nzoff == zcap) {
 			zcap = zcap ? zcap * 2 : 1024;
@@ -500,13 +502,11 @@ zrecord_offset(int vol, uint64_t rec, uint64_t ntrec, uint64_t *off)
 			nzoff++;
 			continue;
 		}
-		if (full_pread(zfd, &w, sizeof(w), (off_t)zoff[nzoff - 1]) !=
-		    (ssize_t)sizeof(w))
+		if (full_pread(zfd, word, sizeof(word),
+		    (off_t)zoff[nzoff - 1]) != (ssize_t)sizeof(word))
 			return false;
-		if (tape_swapped())
-			w = spcl_bswap32(w);
-		zoff[nzoff] = zoff[nzoff - 1] + ZPREFIX_LEN +
-		    TAPEBUF_LENGTH(w);
+		cprefix_decode(word, tape_swapped(), &pfx);
+		zoff[nzoff] = zoff[nzoff - 1] + CPREFIX_SIZE + pfx.length;
 		nzoff++;
 	}
 	*off = zoff[rec];

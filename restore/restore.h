@@ -27,6 +27,10 @@
  * 128 KiB to 1 MiB (bench/restore-bench.sh). */
 #define WRITE_CHUNK	(256 * 1024)
 
+/* A directory entry as dirs.c packs it in its arena: ino (4), type (1),
+ * namlen (1), name (dirs.c, list.c and ishls.c read it). */
+#define PACKED_HDR	6
+
 /* What main() decided; filled once, read everywhere. */
 struct ropts {
 	int mode;		/* 'C', 'i', 'r', 'R', 't', 'x' */

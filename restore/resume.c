@@ -34,8 +34,8 @@ check_dump(const struct symfile *t)
 
 	if (t->date == (long)dumpdate && t->prev == (long)dumpprev)
 		return;
-	fprintf(stderr, "Wrong dump date\n\tgot: %s", ctime(&got));
-	fprintf(stderr, "\twanted: %s", ctime(&want));
+	rmsg("Wrong dump date\n\tgot: %s", ctime(&got));
+	rmsg("\twanted: %s", ctime(&want));
 	errx(R_ERROR, "./%s was written for another dump", SYMTAB_NAME);
 }
 
@@ -94,7 +94,7 @@ resume_run(void)
 	symfile_load(target_fd, &t);
 	check_dump(&t);
 	if (!t.checkpoint)
-		fprintf(stderr, "./%s is the table of a finished restore: "
+		rmsg("./%s is the table of a finished restore: "
 		    "restoring its leaves again\n", SYMTAB_NAME);
 	dirs_read();
 	load_tree(&t);

@@ -1,12 +1,9 @@
 /*
- * tape.c - the archive reader: input, the one header gate, file bodies.
+ * tape.c - the archive reader: the one header gate and file bodies.
  *
  * Layers, bottom up:
- *  - bytes: the input (file, device or pipe) is read with large read()s
- *    into one buffer; short reads are normal on pipes and are joined;
- *  - blocks: 1 KiB tape blocks are served from that buffer, or, for a
- *    compressed archive, from the decompressed current record (the first
- *    record of the volume is raw, doc/format.md 11.1);
+ *  - volumes, bytes and blocks: media.c serves 1 KiB tape blocks across
+ *    volumes, decompressing records of a compressed archive;
  *  - headers: every header passes through read_header(): magic, byte order
  *    (decided once, on the volume header), checksum, then range checks of
  *    every count the rest of restore relies on.  A block that fails is
@@ -14,46 +11,26 @@
  *  - files: tape_getfile() walks the TS_INODE/TS_ADDR headers of one inode
  *    and hands each present block to a data callback and each hole to a
  *    hole callback, never more than di_size bytes in all.
- *  - volumes: when a volume ends before the dump's TS_END, the next one
- *    (named by volume.c) is opened and its TS_TAPE checked; the blocks
- *    behind it continue the stream, so every layer above reads across
- *    volumes without knowing (doc/format.md 10).
  * End of input anywhere yields a synthesized TS_END header, so every loop
  * above ends; each step consumes at least one block, so none spins.
- * A volume is a local file, device or pipe, or a remote one read through
- * rmt (remote.c); only in_open/in_read/in_close and the two questions
- * below them know which.
+ * A plug-in (qfa.c) may hook itself before each inode lookup
+ * (tape_set_find_hook) and move the reader with tape_seek_position().
  */
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mtio.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "restore.h"
 #include "extern.h"
-#include "exitcodes.h"
-#include "remote.h"
-#include "rmtclient.h"
+#include "media.h"
 #include "spcl.h"
 #include "xalloc.h"
 
-/* Input buffer: reads of READ_CHUNK; a compressed archive needs room
- * for its largest record (prefix + payload) after compaction, so its
- * buffer grows to ZINBUF_SIZE.  A read from a tape takes one record
- * whole or loses it: there each read asks for TAPE_RECORD_MAX. */
-#define READ_CHUNK	(256 * 1024)
-#define INBUF_SIZE	(2 * READ_CHUNK)
-#define ZINBUF_SIZE	(MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
 /* restore 0.4b47's default read size, shown in "Input block size is". */
 #define DEFAULT_READ_BLOCKS	HIGHDENSITYTREC
-#define ZPREFIX_LEN	4
 
 union u_spcl curhdr;
 union u_spcl tapehdr;
@@ -64,44 +41,34 @@ size_t dumpmap_len;
 unsigned char *usedmap;
 size_t usedmap_len;
 
-static int infd = -1;		/* a local volume, else -1 */
-static bool in_remote;		/* the volume is read through rmt */
-static bool in_tape;		/* it is a tape: one record per read */
-static size_t first_read;	/* bytes of the first read: a record */
-static unsigned char *inbuf;
-static size_t inbuf_size;
-static size_t in_start, in_end;
-static bool in_eof;
-static bool swapped;		/* archive is in the other byte order */
-static bool compressed;
-static long ntrec;
-static size_t raw_left;		/* raw bytes left in the first record */
-static unsigned char *blkbuf;	/* decompressed record */
-static size_t blk_pos, blk_len;
-static uint64_t blocks_read;
-static bool seen_end;		/* a real TS_END header was read */
-static bool input_error;
 static bool hdr_synth;		/* curhdr is the synthesized end */
 static bool newinodefmt;
 static bool resynced;		/* garbage was skipped somewhere */
-static int volno = 1;		/* volume being read */
-static char *volname;		/* where it is read from */
-static uint64_t phys_blocks;	/* tape blocks consumed, all volumes */
-static bool no_more_volumes;	/* a volume change was refused */
 
-static bool change_volume(void);
+/* Run before each inode lookup; set by a plug-in of the reader. */
+static void (*find_hook)(void);
+
+/*
+ * Plug a function into tape_find_inode(): it runs before each lookup and
+ * may move the reader with tape_seek_position() (qfa.c for -Q and -A).
+ * The reader knows nothing of what it does.
+ */
+void
+tape_set_find_hook(void (*hook)(void))
+{
+	find_hook = hook;
+}
 
 bool
 tape_resynced(void)
 {
 	return resynced;
 }
-	/* 32-bit uid/gid in the inode images */
 
 bool
 tape_swapped(void)
 {
-	return swapped;
+	return media_swapped();
 }
 
 bool
@@ -113,212 +80,7 @@ tape_newinodefmt(void)
 bool
 tape_had_error(void)
 {
-	return input_error;
-}
-
-/* Whether the local input is a tape (a character device). */
-static bool
-local_is_tape(void)
-{
-	struct stat st;
-
-	return fstat(infd, &st) == 0 && S_ISCHR(st.st_mode);
-}
-
-/* Open the volume name, local or remote.  0, or -1 with errno set. */
-static int
-in_open(const char *name)
-{
-	if (rmt_is_remote(name)) {
-		if (remote_open(name) != 0)
-			return -1;
-		in_remote = true;
-		in_tape = remote_is_tape();
-		return 0;
-	}
-	if ((infd = open(name, O_RDONLY)) < 0)
-		return -1;
-	in_tape = local_is_tape();
-	(void)posix_fadvise(infd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	return 0;
-}
-
-static void
-in_close(void)
-{
-	if (in_remote)
-		remote_close();
-	else if (infd != -1 && close(infd) != 0)
-		warn("%s", volname);
-	infd = -1;
-	in_remote = false;
-}
-
-static ssize_t
-in_read(void *buf, size_t len)
-{
-	return in_remote ? remote_read(buf, len) : read(infd, buf, len);
-}
-
-/* A tape reads one record per read and may hold several dump files. */
-static bool
-in_is_tape(void)
-{
-	return in_tape;
-}
-
-/* A local pipe, whose writer must not see it closed early; a regular
- * file, a device or a remote volume has none to upset. */
-static bool
-in_is_pipe(void)
-{
-	struct stat st;
-
-	return !in_remote && !(fstat(infd, &st) == 0 &&
-	    (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
-	    S_ISCHR(st.st_mode)));
-}
-
-/* Make at least need bytes available at inbuf + in_start. */
-static bool
-in_fill(size_t need)
-{
-	while (in_end - in_start < need) {
-		size_t room = in_tape ? TAPE_RECORD_MAX : READ_CHUNK;
-		ssize_t n;
-
-		if (in_eof)
-			return false;
-		if (inbuf_size - in_end < room) {
-			memmove(inbuf, inbuf + in_start, in_end - in_start);
-			in_end -= in_start;
-			in_start = 0;
-		}
-		if (inbuf_size - in_end < room) {
-			inbuf_size = in_end + room;
-			inbuf = xrealloc(inbuf, inbuf_size);
-		}
-		n = in_read(inbuf + in_end, in_tape ? room :
-		    inbuf_size - in_end);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			warn("read error on %s", volname);
-			input_error = true;
-			in_eof = true;
-			return false;
-		}
-		if (n == 0) {
-			in_eof = true;
-			return false;
-		}
-		if (first_read == 0)
-			first_read = (size_t)n;
-		in_end += (size_t)n;
-	}
-	return true;
-}
-
-/* Read (and decompress) the next compressed record into blkbuf. */
-static bool
-read_zrecord(void)
-{
-	uint32_t w;
-	unsigned comp, method;
-	size_t len, out;
-	const char *why;
-
-	if (!in_fill(ZPREFIX_LEN)) {
-		if (!input_error && change_volume())
-			return true;
-		return false;
-	}
-	memcpy(&w, inbuf + in_start, sizeof(w));
-	if (swapped) {
-		w = spcl_bswap32(w);
-		comp = w >> 31;
-		method = (w >> 28) & 7u;
-		len = w & 0x0fffffffu;
-	} else {
-		comp = TAPEBUF_COMPRESSED(w);
-		method = TAPEBUF_METHOD(w);
-		len = TAPEBUF_LENGTH(w);
-	}
-	if (len == 0 || len > (size_t)ntrec * TP_BSIZE) {
-		warnx("bad compressed record length %zu at block %llu",
-		    len, (unsigned long long)blocks_read);
-		input_error = true;
-		in_eof = true;
-		return false;
-	}
-	if (!in_fill(ZPREFIX_LEN + len)) {
-		/* A record cut by the end of the media is written again in
-		 * full on the next volume (doc/format.md 10.4). */
-		if (!input_error && change_volume())
-			return true;
-		warnx("truncated compressed record at block %llu",
-		    (unsigned long long)blocks_read);
-		input_error = true;
-		return false;
-	}
-	out = (size_t)ntrec * TP_BSIZE;
-	if (!comp) {
-		memcpy(blkbuf, inbuf + in_start + ZPREFIX_LEN, len);
-		out = len;
-	} else if (decompress_record((int)method,
-	    inbuf + in_start + ZPREFIX_LEN, len, blkbuf, &out, &why) != 0) {
-		warnx("decompression error, block %llu: %s",
-		    (unsigned long long)blocks_read, why);
-		input_error = true;
-		out = 0;
-	}
-	in_start += ZPREFIX_LEN + len;
-	blk_pos = 0;
-	blk_len = out - out % TP_BSIZE;
-	phys_blocks += blk_len / TP_BSIZE;
-	return true;
-}
-
-/* The next 1 KiB block, or NULL at end of input.  Valid until the next
- * call. */
-static const unsigned char *
-next_block(void)
-{
-	const unsigned char *p;
-
-	for (;;) {
-		if (!compressed || raw_left > 0) {
-			if (!in_fill(TP_BSIZE)) {
-				/* The volume ended, not the dump: go on
-				 * with the next one, if there is one. */
-				if (!input_error && change_volume())
-					continue;
-				if (in_end > in_start) {
-					warnx("ignoring %zu bytes of a partial "
-					    "block at the end of the input",
-					    in_end - in_start);
-					in_start = in_end;
-				}
-				return NULL;
-			}
-			p = inbuf + in_start;
-			in_start += TP_BSIZE;
-			phys_blocks++;
-			if (raw_left > 0)
-				raw_left -= TP_BSIZE;
-			break;
-		}
-		if (blk_pos < blk_len) {
-			p = blkbuf + blk_pos;
-			blk_pos += TP_BSIZE;
-			break;
-		}
-		/* After a volume change the loop goes back to raw reads. */
-		if (!read_zrecord())
-			return NULL;
-	}
-	blocks_read++;
-	return p;
+	return media_error();
 }
 
 /* Range checks of a native-order header: nothing downstream trusts a
@@ -350,35 +112,36 @@ enum hdr_kind { HDR_OK, HDR_NOT, HDR_EOF };
 static enum hdr_kind
 read_header(union u_spcl *h, bool first)
 {
-	const unsigned char *p = next_block();
+	const unsigned char *p = media_next_block();
 	enum spcl_kind k;
 
 	if (p == NULL)
 		return HDR_EOF;
-	k = spcl_check(p, swapped);
+	k = spcl_check(p, media_swapped());
 	if (k == SPCL_BAD_CHECKSUM) {
-		uint32_t sum = swapped ? spcl_sum_swapped(p) : spcl_sum(p);
+		uint32_t sum = media_swapped() ? spcl_sum_swapped(p) :
+		    spcl_sum(p);
 
-		fprintf(stderr, "Checksum error %o, block %llu\n", sum,
-		    (unsigned long long)(blocks_read - 1));
+		rmsg("Checksum error %o, block %llu\n", sum,
+		    (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
 	if (k == SPCL_NOT_HEADER)
 		return HDR_NOT;
 	if (first && k == SPCL_SWAPPED) {
-		swapped = true;
+		media_set_swapped();
 		msg_verbose("Note: Doing Byte swapping\n");
-	} else if (k == SPCL_SWAPPED && !swapped)
+	} else if (k == SPCL_SWAPPED && !media_swapped())
 		return HDR_NOT;
 	memcpy(h, p, sizeof(*h));
-	if (swapped) {
+	if (media_swapped()) {
 		spcl_swap_header(h);
 		if (h->s_spcl.c_type == TS_TAPE || h->s_spcl.c_type == TS_END)
 			spcl_swap_inos(h);
 	}
 	if (!header_sane(&h->s_spcl)) {
-		fprintf(stderr, "Header with out-of-range fields at block "
-		    "%llu ignored\n", (unsigned long long)(blocks_read - 1));
+		rmsg("Header with out-of-range fields at block "
+		    "%llu ignored\n", (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
 	if (!first && h->s_spcl.c_date != dumpdate)
@@ -412,7 +175,7 @@ tape_next_header(void)
 		if (k == HDR_OK) {
 			curhdr = h;
 			if (h.s_spcl.c_type == TS_END)
-				seen_end = true;
+				media_mark_end();
 			break;
 		}
 		if (k == HDR_EOF) {
@@ -424,7 +187,7 @@ tape_next_header(void)
 	if (skipped > 0)
 		resynced = true;
 	if (skipped > 0)
-		fprintf(stderr, "resync restore, skipped %llu blocks\n",
+		rmsg("resync restore, skipped %llu blocks\n",
 		    skipped);
 }
 
@@ -438,7 +201,7 @@ skip_present(const struct s_spcl *h)
 	if (h->c_type == TS_END)
 		return;
 	for (int32_t i = 0; i < h->c_count; i++)
-		if ((all || h->c_addr[i] != 0) && next_block() == NULL)
+		if ((all || h->c_addr[i] != 0) && media_next_block() == NULL)
 			return;
 }
 
@@ -450,7 +213,7 @@ read_map(size_t *lenp)
 	unsigned char *map = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		const unsigned char *p = next_block();
+		const unsigned char *p = media_next_block();
 
 		if (p == NULL)
 			break;
@@ -474,204 +237,6 @@ map_test(const unsigned char *map, size_t len, uint32_t ino)
 	return byte < len && (map[byte] >> ((ino - 1) % 8) & 1);
 }
 
-/* Print the two dates of a "Wrong dump date" refusal. */
-static void
-wrong_date(int32_t got, int32_t wanted)
-{
-	time_t t = (time_t)got;
-
-	fprintf(stderr, "Wrong dump date\n\tgot: %s", ctime(&t));
-	t = (time_t)wanted;
-	fprintf(stderr, "\twanted: %s", ctime(&t));
-}
-
-/* Check the first block of a candidate volume: it must be the TS_TAPE of
- * volume `want` of this dump (doc/format.md 10.5). */
-static bool
-volume_header_ok(union u_spcl *h, int want)
-{
-	enum spcl_kind k;
-
-	if (!in_fill(TP_BSIZE)) {
-		fprintf(stderr, "tape is not dump tape\n");
-		return false;
-	}
-	k = spcl_check(inbuf + in_start, swapped);
-	if (k != (swapped ? SPCL_SWAPPED : SPCL_NATIVE)) {
-		fprintf(stderr, "tape is not dump tape\n");
-		return false;
-	}
-	memcpy(h, inbuf + in_start, sizeof(*h));
-	if (swapped)
-		spcl_swap_header(h);
-	if (h->s_spcl.c_type != TS_TAPE) {
-		fprintf(stderr, "tape is not dump tape\n");
-		return false;
-	}
-	if (h->s_spcl.c_volume != want) {
-		fprintf(stderr, "Wrong volume (%d)\n", h->s_spcl.c_volume);
-		return false;
-	}
-	if (h->s_spcl.c_date != dumpdate || h->s_spcl.c_ddate != dumpprev) {
-		wrong_date(h->s_spcl.c_date, dumpdate);
-		return false;
-	}
-	return true;
-}
-
-/*
- * Make name (taken over) the input and check that it is volume want of
- * this dump.  The old volume is closed first: a tape drive opens once,
- * and a remote link serves one volume.  False, after a message, when it
- * cannot be opened or is not the right one: the caller asks again.
- */
-static bool
-switch_volume(char *name, int want, union u_spcl *h)
-{
-	in_close();
-	if (in_open(name) != 0) {
-		fprintf(stderr, "Cannot open %s\n", name);
-		free(name);
-		return false;
-	}
-	free(volname);
-	volname = name;
-	in_start = in_end = 0;
-	in_eof = false;
-	return volume_header_ok(h, want);
-}
-
-/*
- * The current volume ended before the dump did: open the next one, check
- * its header and leave the reader just after it.  The blocks behind the
- * header continue the stream where the previous volume stopped (the
- * interrupted file's data, c_count of them, or the next header), except
- * after an end-of-media switch: the cut record is written again in full,
- * so the blocks of it already read are skipped, counted from c_firstrec
- * (doc/format.md 10.4).  False when there is no next volume.
- */
-static bool
-change_volume(void)
-{
-	int next = volno + 1;
-	bool must_ask = false;
-	union u_spcl h;
-	uint64_t skip = 0;
-
-	if (seen_end || no_more_volumes)
-		return false;
-	if (ropt.from_stdin) {
-		fprintf(stderr, "Standard input ended before the end of the "
-		    "dump: volume %d cannot be read from a pipe\n", next);
-		no_more_volumes = true;
-		return false;
-	}
-	for (;;) {
-		char *name = volume_choose(next, volname, must_ask);
-
-		if (name == NULL) {
-			no_more_volumes = true;
-			return false;
-		}
-		must_ask = true;
-		/* What is left of the old volume is a cut block or record,
-		 * read again from the new one. */
-		if (switch_volume(name, next, &h))
-			break;
-	}
-	volno = next;
-	/* 0.4b47 says it again for every compressed volume. */
-	if (h.s_spcl.c_flags & DR_COMPRESSED)
-		fprintf(stderr, "Dump tape is compressed.\n");
-	/* Blocks of a record cut by the end of the media are not counted
-	 * in c_firstrec: restart the count from it. */
-	if (h.s_spcl.c_firstrec >= 0 &&
-	    phys_blocks > (uint64_t)h.s_spcl.c_firstrec) {
-		skip = phys_blocks - (uint64_t)h.s_spcl.c_firstrec;
-		phys_blocks = (uint64_t)h.s_spcl.c_firstrec;
-	}
-	in_start += TP_BSIZE;
-	phys_blocks++;
-	blk_pos = blk_len = 0;
-	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
-	if (ropt.debug)
-		fprintf(stderr, "volume %d: first record %d, skipping %llu "
-		    "blocks read before\n", next, h.s_spcl.c_firstrec,
-		    (unsigned long long)skip);
-	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
-		in_start += TP_BSIZE;
-		phys_blocks++;
-		if (raw_left > 0)
-			raw_left -= TP_BSIZE;
-	}
-	return true;
-}
-
-static void
-open_input(void)
-{
-	volname = volume_first_name();
-	if (ropt.from_stdin) {
-		infd = STDIN_FILENO;
-		in_tape = local_is_tape();
-	} else {
-		volume_first_script(volname);
-		if (in_open(volname) != 0)
-			err(R_ERROR, "cannot open %s", volname);
-	}
-	/* 0.4b47 calls any remote input a tape: scripts see the same line */
-	msg_verbose("Input is from a %s %s\n", in_remote ? "remote" : "local",
-	    in_remote || in_is_tape() ? "tape" : "file/pipe");
-	inbuf_size = INBUF_SIZE;
-	inbuf = xmalloc(inbuf_size);
-}
-
-/* -s n: skip n-1 dump files.  A file or pipe holds exactly one. */
-static void
-skip_files(void)
-{
-	struct mtop op;
-	const char *why;
-
-	if (ropt.skipfiles <= 1)
-		return;
-	if (!in_is_tape())
-		errx(R_ERROR, "-s %ld: %s holds only one dump file",
-		    ropt.skipfiles, ropt.tape);
-	/* A tape: space forward over n-1 file marks. */
-	if (in_remote) {
-		if (remote_skip_files((int)(ropt.skipfiles - 1), &why) != 0)
-			errx(R_ERROR, "%s: cannot skip %ld files: %s", volname,
-			    ropt.skipfiles - 1, why);
-		return;
-	}
-	op.mt_op = MTFSF;
-	op.mt_count = (int)(ropt.skipfiles - 1);
-	if (ioctl(infd, MTIOCTOP, &op) != 0)
-		err(R_ERROR, "%s: cannot skip %ld files", volname,
-		    ropt.skipfiles - 1);
-}
-
-static void
-setup_compression(void)
-{
-	compressed = true;
-	ntrec = curhdr.s_spcl.c_ntrec;
-	if (ntrec <= 0 || ntrec > MAXNTREC)
-		errx(R_ERROR, "Tape blocksize %ld is out of range", ntrec);
-	if (ropt.blocksize > 0 && ntrec > ropt.blocksize)
-		errx(R_ERROR, "Tape blocksize is too large, use '-b %ld'",
-		    ntrec);
-	fprintf(stderr, "Dump tape is compressed.\n");
-	/* The volume header was the first block of the raw record. */
-	raw_left = (size_t)(ntrec - 1) * TP_BSIZE;
-	blkbuf = xmalloc((size_t)ntrec * TP_BSIZE);
-	if (inbuf_size < ZINBUF_SIZE) {
-		inbuf_size = ZINBUF_SIZE;
-		inbuf = xrealloc(inbuf, inbuf_size);
-	}
-}
-
 /* Open the input and check the start of the dump: TS_TAPE of volume 1,
  * then TS_CLRI, then TS_BITS (doc/format.md 4). */
 void
@@ -681,12 +246,12 @@ tape_setup(void)
 	enum hdr_kind k;
 
 	msg_verbose("Verify tape and initialize maps\n");
-	open_input();
-	skip_files();
+	media_open();
 	k = read_header(&h, true);
 	/* A tape gave its first record whole: the block size. */
-	if (in_is_tape() && first_read > 0)
-		msg_verbose("Tape block size is %zu\n", first_read / TP_BSIZE);
+	if (media_tape_record() > 0)
+		msg_verbose("Tape block size is %zu\n",
+		    media_tape_record() / TP_BSIZE);
 	else
 		msg_verbose("Input block size is %ld\n", ropt.blocksize > 0 ?
 		    ropt.blocksize : (long)DEFAULT_READ_BLOCKS);
@@ -699,7 +264,7 @@ tape_setup(void)
 		errx(R_ERROR, "Tape is not volume 1 of the dump");
 	newinodefmt = (h.s_spcl.c_flags & DR_NEWINODEFMT) != 0;
 	if (h.s_spcl.c_flags & DR_COMPRESSED)
-		setup_compression();
+		media_setup_compression(h.s_spcl.c_ntrec);
 	if (ropt.verbose || ropt.mode == 't' || ropt.mode == 'C')
 		print_dump_info(&h.s_spcl);
 	tape_next_header();
@@ -711,10 +276,9 @@ tape_setup(void)
 	usedmap = read_map(&usedmap_len);
 	tape_next_header();
 	if (curhdr.s_spcl.c_type == TS_END) {
-		fprintf(stderr, "Cannot find file dump list, assuming empty "
-		    "tape\n");
 		tape_drain();
-		exit(R_SUCCESS);
+		rfatal(R_SUCCESS, "Cannot find file dump list, assuming "
+		    "empty tape\n");
 	}
 	if (curhdr.s_spcl.c_type != TS_BITS)
 		errx(R_ERROR, "Cannot find file dump list");
@@ -735,27 +299,9 @@ tape_restart(const char *name)
 {
 	union u_spcl h;
 
-	in_close();
-	free(volname);
-	volname = xstrdup(name);
-	in_start = in_end = 0;
-	in_eof = true;		/* until the header is found good */
-	if (in_open(name) != 0) {
-		fprintf(stderr, "Cannot open %s\n", name);
+	if (!media_restart(name, &h))
 		return false;
-	}
-	skip_files();
-	in_eof = false;
-	if (!volume_header_ok(&h, 1)) {
-		in_eof = true;
-		return false;
-	}
-	volno = 1;
-	seen_end = hdr_synth = no_more_volumes = false;
-	in_start += TP_BSIZE;
-	blocks_read = phys_blocks = 1;
-	blk_pos = blk_len = 0;
-	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
+	hdr_synth = false;
 	curhdr = h;
 	tape_next_header();
 	if (curhdr.s_spcl.c_type == TS_CLRI) {
@@ -818,7 +364,7 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 			size_t n = left < TP_BSIZE ? (size_t)left : TP_BSIZE;
 			/* EA payloads are read whole whatever c_addr says. */
 			if (h->c_addr[i] != 0 || ea) {
-				const unsigned char *p = next_block();
+				const unsigned char *p = media_next_block();
 
 				if (p == NULL)
 					break;
@@ -850,7 +396,8 @@ tape_skipfile(void)
 void
 tape_find_inode(void)
 {
-	qfa_before_find();	/* -Q, -A: maybe go straight there */
+	if (find_hook != NULL)	/* -Q, -A: maybe go straight there */
+		find_hook();
 	for (;;) {
 		switch (curhdr.s_spcl.c_type) {
 		case TS_INODE:
@@ -868,18 +415,14 @@ tape_find_inode(void)
 void
 tape_drain(void)
 {
-	if (in_eof || !in_is_pipe())
-		return;
-	while (in_fill(in_end - in_start + 1))
-		in_start = in_end;
-	in_start = in_end;
+	media_drain();
 }
 
 /* True when the archive ended without its TS_END record. */
 bool
 tape_truncated(void)
 {
-	return !seen_end;
+	return !media_end_seen();
 }
 
 /* True when the input is known to have ended before the TS_END record,
@@ -887,84 +430,39 @@ tape_truncated(void)
 bool
 tape_cut_short(void)
 {
-	return hdr_synth && !seen_end;
+	return hdr_synth && !media_end_seen();
 }
 
 /*
- * -Q and -A (restore/qfa.c): go straight to where inode ino is, at
- * position pos of volume vol (a byte offset, or a block number on a
- * tape: MTSEEK), and read on up to its TS_INODE header (or the first
- * file's TS_INODE after it, or the end), which becomes current.  The blocks
- * passed over are data of other inodes, not damage: no resync message.
- * With newmedia, what was read so far is the -A table of contents: the
- * archive itself is opened at volume vol (pos 0: from its start) and
- * checked like any new volume.  Another volume than the current one is
- * opened the same way (asking for it as volume_choose() does; volume 1
- * of new media by its own name).  ino 0: nothing more is wanted, the
- * dump ends here.  False when that volume cannot be had or the seek
- * fails; the input is then left at its end.
+ * For the find hook (-Q and -A, restore/qfa.c): go straight to where
+ * inode ino is, at position pos of volume vol (media_seek()), and read
+ * on up to its TS_INODE header (or the first file's TS_INODE after it,
+ * or the end), which becomes current.  The blocks passed over are data
+ * of other inodes, not damage: no resync message.  With newmedia, what
+ * was read so far is the -A table of contents and the archive itself is
+ * opened.  ino 0: nothing more is wanted, the dump ends here.  False
+ * when that volume cannot be had or the seek fails; the input is then
+ * left at its end.
  */
 bool
 tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 {
 	union u_spcl h;
-	bool ask = false;
+	bool switched;
 
 	if (ino == 0) {
 		synth_end();
-		seen_end = true;
+		media_mark_end();
 		return true;
 	}
-	if (newmedia || vol != volno) {
-		for (;; ask = true) {
-			char *name = newmedia && vol == 1 && !ask ?
-			    volume_first_name() : volume_choose(vol,
-			    newmedia ? ropt.tape : volname, ask);
-
-			if (name == NULL)
-				goto fail;
-			if (newmedia && vol == 1 && !ask)
-				volume_first_script(name);
-			if (switch_volume(name, vol, &h))
-				break;
-		}
-		volno = vol;
-		seen_end = hdr_synth = false;
-		if ((h.s_spcl.c_flags & DR_COMPRESSED) && !compressed) {
-			curhdr = h;
-			setup_compression();
-		}
+	if (!media_seek(vol, pos, newmedia, &switched)) {
+		synth_end();
+		return false;
 	}
-	if (pos > 0) {
-		if (in_remote) {
-			if (remote_seek((off_t)pos, SEEK_SET) == (off_t)-1) {
-				warnx("%s: cannot seek to %llu", volname,
-				    (unsigned long long)pos);
-				goto fail;
-			}
-		} else if (in_is_tape()) {
-			struct mtop op = { .mt_op = MTSEEK,
-			    .mt_count = (int)pos };
-
-			if (ioctl(infd, MTIOCTOP, &op) != 0) {
-				warn("%s: cannot seek to block %llu", volname,
-				    (unsigned long long)pos);
-				goto fail;
-			}
-		} else if (lseek(infd, (off_t)pos, SEEK_SET) == (off_t)-1) {
-			warn("%s: cannot seek to %llu", volname,
-			    (unsigned long long)pos);
-			goto fail;
-		}
-		in_start = in_end = 0;
-		in_eof = false;
-	}
-	/* pos 0 is a volume's start: its first record is raw */
-	raw_left = compressed && pos == 0 ? (size_t)ntrec * TP_BSIZE : 0;
-	blk_pos = blk_len = 0;
+	if (switched)
+		hdr_synth = false;
 	for (;;) {
 		enum hdr_kind k = read_header(&h, false);
-		int32_t idx;
 
 		if (k == HDR_EOF) {
 			synth_end();
@@ -980,19 +478,8 @@ tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 			continue;
 		curhdr = h;
 		if (h.s_spcl.c_type == TS_END)
-			seen_end = true;
-		/* blocks consumed on earlier volumes and this one, as the
-		 * next volume change counts them (c_firstrec) */
-		idx = (int32_t)(h.s_spcl.c_tapea - (uint32_t)h.s_spcl.c_firstrec);
-		if (h.s_spcl.c_firstrec >= 0 && idx >= 0)
-			phys_blocks = (uint64_t)h.s_spcl.c_firstrec +
-			    (compressed ? ((uint64_t)idx / (uint64_t)ntrec + 1) *
-			    (uint64_t)ntrec : (uint64_t)idx + 1);
+			media_mark_end();
+		media_count_from(&h.s_spcl);
 		return true;
 	}
-fail:
-	in_start = in_end = 0;
-	in_eof = true;
-	synth_end();
-	return false;
 }

@@ -114,7 +114,7 @@ ask_yn(const char *question)
 	char line[256];
 
 	for (;;) {
-		fprintf(stderr, "%s? [yn] ", question);
+		rmsg("%s? [yn] ", question);
 		fflush(stderr);
 		if (!term_line(line, sizeof(line))) {
 			putc('\n', stderr);

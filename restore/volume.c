@@ -40,8 +40,7 @@ static void __attribute__((noreturn))
 script_abort(void)
 {
 	/* Without the program name prefix, as 0.4b47 prints it. */
-	fprintf(stderr, "Restore aborted by the beginning of tape script\n");
-	exit(R_ERROR);
+	rfatal(R_ERROR, "Restore aborted by the beginning of tape script\n");
 }
 
 /* Run "<script> <device> <volume>"; its exit status, or -1. */
@@ -53,7 +52,7 @@ run_script(const char *name, int n)
 	int st;
 
 	(void)snprintf(cmd, len, "%s %s %d", ropt.script, name, n);
-	fprintf(stderr, "Launching %s\n", ropt.script);
+	rmsg("Launching %s\n", ropt.script);
 	(void)fflush(stdout);
 	(void)fflush(stderr);
 	st = system(cmd);
@@ -72,14 +71,14 @@ ask_name(int n, const char *dflt)
 	size_t cap = 0;
 	ssize_t len;
 
-	fprintf(stderr, "Mount tape volume %d\n", n);
-	fprintf(stderr, "Enter ``none'' if there are no more tapes\n");
-	fprintf(stderr, "otherwise enter tape name (default: %s) ", dflt);
+	rmsg("Mount tape volume %d\n", n);
+	rmsg("Enter ``none'' if there are no more tapes\n");
+	rmsg("otherwise enter tape name (default: %s) ", dflt);
 	(void)fflush(stderr);
 	tty = fopen("/dev/tty", "r");
 	if (tty == NULL) {
 		/* 0.4b47 gives up silently here; say why. */
-		fprintf(stderr, "\ncannot ask for volume %d: /dev/tty: %s\n", n,
+		rmsg("\ncannot ask for volume %d: /dev/tty: %s\n", n,
 		    strerror(errno));
 		return NULL;
 	}
@@ -87,7 +86,7 @@ ask_name(int n, const char *dflt)
 	(void)fclose(tty);
 	if (len < 0) {
 		free(line);
-		fprintf(stderr, "\n");
+		rmsg("\n");
 		return NULL;
 	}
 	if (len > 0 && line[len - 1] == '\n')

@@ -2,21 +2,27 @@
  * tapetool.c - inspect, byte-swap and deliberately damage dump archives.
  *
  * A test helper, not part of the installed suite.  It loads a whole
- * uncompressed archive into memory, walks it header by header (the data
- * blocks of a header are counted from its c_count/c_addr exactly as
- * restore counts them) and either prints what it found or writes an edited
- * copy.  The edits exist to build hostile archives for the robustness
- * tests: renamed directory entries ("..", "a/b", absolute names, empty
- * names, names with a NUL), re-pointed entries, header fields set to
+ * archive into memory, walks it header by header (the data blocks of a
+ * header are counted from its c_count/c_addr exactly as restore counts
+ * them) and either prints what it found or writes an edited copy.  The
+ * edits exist to build hostile archives for the robustness tests:
+ * renamed directory entries ("..", "a/b", absolute names, empty names,
+ * names with a NUL), re-pointed entries, header fields set to
  * out-of-range values with or without a valid checksum, poked bytes,
  * inserted garbage and truncation.  Every format fact comes from
- * dumprestore.h and every byte-order operation from spcl.c, so the tool
- * cannot drift from what dump and restore share.
+ * dumprestore.h and every byte-order operation from spcl.c and
+ * cprefix.c, so the tool cannot drift from what dump and restore share.
  *
  * Blocks that are not headers where a header is expected are reported and
  * stepped over one at a time, so the tool also works on archives it has
- * damaged itself.  Editing commands work on native-order archives only;
- * list, ents and swap accept either byte order.
+ * damaged itself.  Editing commands work on native-order archives only,
+ * on the bytes as stored (of a compressed archive: the raw first record,
+ * then prefixes and payloads).  list, ents, records and swap accept
+ * either byte order and see a compressed archive as its plain block
+ * stream, its record framing kept aside.  swap gives each record of a
+ * compressed archive its prefix in the other writer's layout (cprefix.h)
+ * and compresses its payload again with the same method, as a machine of
+ * the other byte order would have written it.
  */
 #include <ctype.h>
 #include <err.h>
@@ -30,6 +36,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef HAVE_BZLIB
+#include <bzlib.h>
+#endif
+
+#include "cprefix.h"
 #include "dumprestore.h"
 #include "spcl.h"
 #include "xalloc.h"
@@ -39,6 +53,8 @@
 #define USAGE_FAIL	2		/* bad command line */
 #define MAX_INSERT	65536u		/* most garbage blocks inserted at once */
 #define GARBAGE_SEED	0x9e3779b9u	/* default garbage generator seed */
+#define ZLIB_LEVEL	2		/* as dump -z without a level */
+#define BZLIB_BLOCKS	2		/* as dump -j without a level */
 
 /* One walked header. */
 struct hdr {
@@ -58,8 +74,15 @@ struct dirimg {
 	size_t *hdrblks;	/* its TS_INODE and TS_ADDR headers */
 };
 
+/* One record of a compressed archive after the raw first one. */
+struct zrec {
+	size_t off;		/* of its prefix in the file */
+	struct cprefix pfx;	/* as found */
+	size_t rawlen;		/* bytes it holds uncompressed */
+};
+
 struct archive {
-	unsigned char *buf;
+	unsigned char *buf;	/* the plain block stream */
 	size_t len;		/* bytes */
 	size_t nblocks;		/* whole blocks */
 	int swapped;		/* other byte order than ours */
@@ -67,6 +90,10 @@ struct archive {
 	size_t nhdrs;
 	struct dirimg *dirs;
 	size_t ndirs;
+	int compressed;		/* DR_COMPRESSED: framed records */
+	size_t reclen;		/* c_ntrec * TP_BSIZE */
+	struct zrec *zrecs;
+	size_t nzrecs;
 };
 
 static unsigned char *
@@ -101,16 +128,183 @@ load_file(struct archive *ar, const char *path)
 }
 
 static void
-save_file(const struct archive *ar, const char *path)
+write_bytes(const char *path, const unsigned char *buf, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0)
 		err(TOOL_FAIL, "%s", path);
-	if (full_write(fd, ar->buf, ar->len) != (ssize_t)ar->len)
+	if (full_write(fd, buf, len) != (ssize_t)len)
 		err(TOOL_FAIL, "%s", path);
 	if (close(fd) < 0)
 		err(TOOL_FAIL, "%s", path);
+}
+
+static void
+save_file(const struct archive *ar, const char *path)
+{
+	write_bytes(path, ar->buf, ar->len);
+}
+
+/* Inflate one payload into out (room for outcap bytes); its length. */
+static size_t
+inflate_payload(unsigned method, const unsigned char *in, size_t len,
+    unsigned char *out, size_t outcap, size_t off)
+{
+	switch (method) {
+#ifdef HAVE_ZLIB
+	case COMPRESS_ZLIB: {
+		uLongf n = (uLongf)outcap;
+
+		if (uncompress(out, &n, in, (uLong)len) != Z_OK)
+			errx(TOOL_FAIL, "record at byte %zu: bad zlib data",
+			    off);
+		return (size_t)n;
+	}
+#endif
+#ifdef HAVE_BZLIB
+	case COMPRESS_BZLIB: {
+		unsigned int n = (unsigned int)outcap;
+
+		if (BZ2_bzBuffToBuffDecompress((char *)out, &n, (char *)in,
+		    (unsigned int)len, 0, 0) != BZ_OK)
+			errx(TOOL_FAIL, "record at byte %zu: bad bzip2 data",
+			    off);
+		return n;
+	}
+#endif
+	default:
+		errx(TOOL_FAIL, "record at byte %zu: method %u not supported",
+		    off, method);
+	}
+}
+
+/* Compress raw with method into out (room for outcap); 0 when it does
+ * not fit. */
+static size_t
+deflate_payload(unsigned method, const unsigned char *raw, size_t len,
+    unsigned char *out, size_t outcap)
+{
+	switch (method) {
+#ifdef HAVE_ZLIB
+	case COMPRESS_ZLIB: {
+		uLongf n = (uLongf)outcap;
+
+		return compress2(out, &n, raw, (uLong)len, ZLIB_LEVEL) ==
+		    Z_OK ? (size_t)n : 0;
+	}
+#endif
+#ifdef HAVE_BZLIB
+	case COMPRESS_BZLIB: {
+		unsigned int n = (unsigned int)outcap;
+
+		return BZ2_bzBuffToBuffCompress((char *)out, &n, (char *)raw,
+		    (unsigned int)len, BZLIB_BLOCKS, 0, 0) == BZ_OK ? n : 0;
+	}
+#endif
+	default:
+		errx(TOOL_FAIL, "method %u not supported", method);
+	}
+}
+
+/*
+ * A compressed archive: replace the loaded bytes by the plain block
+ * stream (the raw first record, then each record's payload inflated) and
+ * keep each record's prefix, so that swap can frame it again.
+ */
+static void
+unframe(struct archive *ar)
+{
+	union u_spcl h;
+	enum spcl_kind kind;
+	unsigned char *plain;
+	size_t off, plen;
+
+	if (ar->len < TP_BSIZE)
+		return;
+	kind = spcl_check(ar->buf, 0);
+	if (kind != SPCL_NATIVE && kind != SPCL_SWAPPED)
+		return;
+	memcpy(&h, ar->buf, TP_BSIZE);
+	if (kind == SPCL_SWAPPED)
+		spcl_swap_header(&h);
+	if (!(h.s_spcl.c_flags & DR_COMPRESSED))
+		return;
+	if (h.s_spcl.c_ntrec <= 0 || h.s_spcl.c_ntrec > MAXNTREC)
+		errx(TOOL_FAIL, "compressed archive with c_ntrec %" PRId32,
+		    h.s_spcl.c_ntrec);
+	ar->compressed = 1;
+	ar->reclen = (size_t)h.s_spcl.c_ntrec * TP_BSIZE;
+	off = ar->reclen < ar->len ? ar->reclen : ar->len;
+	plain = xmalloc(off);
+	memcpy(plain, ar->buf, off);
+	plen = off;
+	while (off < ar->len) {
+		struct zrec *z;
+
+		if (ar->len - off < CPREFIX_SIZE)
+			errx(TOOL_FAIL, "cut record prefix at byte %zu", off);
+		ar->zrecs = xreallocarray(ar->zrecs, ar->nzrecs + 1,
+		    sizeof(*ar->zrecs));
+		z = &ar->zrecs[ar->nzrecs++];
+		z->off = off;
+		cprefix_decode(ar->buf + off, kind == SPCL_SWAPPED, &z->pfx);
+		if (z->pfx.length > ar->reclen ||
+		    z->pfx.length > ar->len - off - CPREFIX_SIZE)
+			errx(TOOL_FAIL, "record at byte %zu: bad length %" PRIu32,
+			    off, z->pfx.length);
+		plain = xrealloc(plain, plen + ar->reclen);
+		if (z->pfx.compressed)
+			z->rawlen = inflate_payload(z->pfx.method,
+			    ar->buf + off + CPREFIX_SIZE, z->pfx.length,
+			    plain + plen, ar->reclen, off);
+		else {
+			memcpy(plain + plen, ar->buf + off + CPREFIX_SIZE,
+			    z->pfx.length);
+			z->rawlen = z->pfx.length;
+		}
+		plen += z->rawlen;
+		off += CPREFIX_SIZE + z->pfx.length;
+	}
+	free(ar->buf);
+	ar->buf = plain;
+	ar->len = plen;
+	ar->nblocks = plen / TP_BSIZE;
+}
+
+/* Write the plain stream of a compressed archive framed again, each
+ * prefix in the layout of the writer order to_foreign names. */
+static void
+reframe(const struct archive *ar, int to_foreign, const char *path)
+{
+	size_t first = ar->reclen < ar->len ? ar->reclen : ar->len;
+	size_t cap = first + ar->nzrecs * (CPREFIX_SIZE + 2 * ar->reclen);
+	unsigned char *out = xmalloc(cap);
+	size_t olen = first, at = first;
+
+	memcpy(out, ar->buf, first);
+	for (size_t i = 0; i < ar->nzrecs; i++) {
+		const struct zrec *z = &ar->zrecs[i];
+		struct cprefix c = z->pfx;
+		size_t n = 0;
+
+		if (c.compressed)
+			n = deflate_payload(c.method, ar->buf + at, z->rawlen,
+			    out + olen + CPREFIX_SIZE, 2 * ar->reclen);
+		/* what does not shrink is stored raw, as dump does */
+		if (n == 0 || n >= z->rawlen) {
+			memcpy(out + olen + CPREFIX_SIZE, ar->buf + at,
+			    z->rawlen);
+			n = z->rawlen;
+			c.compressed = false;
+		}
+		c.length = (uint32_t)n;
+		cprefix_encode(out + olen, to_foreign, &c);
+		olen += CPREFIX_SIZE + n;
+		at += z->rawlen;
+	}
+	write_bytes(path, out, olen);
+	free(out);
 }
 
 /* Decode block blk as a header into native order; 0 if it is none. */
@@ -544,8 +738,6 @@ cmd_swap(struct archive *ar, const char *out)
 		if (!ar->hdrs[i].valid)
 			errx(TOOL_FAIL, "block %zu is not a header: cannot swap",
 			    ar->hdrs[i].blk);
-	if (ar->nhdrs > 0 && (ar->hdrs[0].h.s_spcl.c_flags & DR_COMPRESSED))
-		errx(TOOL_FAIL, "compressed archives are not supported");
 	for (size_t i = 0; i < ar->ndirs; i++) {
 		const struct dirimg *d = &ar->dirs[i];
 		size_t left = (size_t)d->size;
@@ -563,7 +755,28 @@ cmd_swap(struct archive *ar, const char *out)
 		ar->swapped = !from_foreign;	/* target order */
 		store_header(ar, ar->hdrs[i].blk, &h, 1);
 	}
-	save_file(ar, out);
+	if (ar->compressed)
+		reframe(ar, !from_foreign, out);
+	else
+		save_file(ar, out);
+	return 0;
+}
+
+/* records: the framing of a compressed archive, one line per record
+ * after the raw first one: index, byte offset, compressed flag, method,
+ * payload length, uncompressed length. */
+static int
+cmd_records(const struct archive *ar)
+{
+	if (!ar->compressed)
+		errx(TOOL_FAIL, "not a compressed archive");
+	for (size_t i = 0; i < ar->nzrecs; i++) {
+		const struct zrec *z = &ar->zrecs[i];
+
+		printf("%zu %zu %d %u %" PRIu32 " %zu\n", i + 1, z->off,
+		    z->pfx.compressed ? 1 : 0, z->pfx.method, z->pfx.length,
+		    z->rawlen);
+	}
 	return 0;
 }
 
@@ -986,6 +1199,7 @@ usage(void)
 {
 	fputs("usage: tapetool list IN\n"
 	    "       tapetool ents IN\n"
+	    "       tapetool records IN\n"
 	    "       tapetool swap IN OUT\n"
 	    "       tapetool rename [-d DIRINO] [-n NTH] IN OUT OLD NEW\n"
 	    "       tapetool entry [-d DIRINO] [-n NTH] IN OUT NAME FIELD VALUE\n"
@@ -1007,6 +1221,7 @@ archive_free(struct archive *ar)
 	}
 	free(ar->dirs);
 	free(ar->hdrs);
+	free(ar->zrecs);
 	free(ar->buf);
 	memset(ar, 0, sizeof(*ar));
 }
@@ -1020,6 +1235,8 @@ dispatch(struct archive *ar, const char *cmd, int argc, char **argv,
 		return cmd_list(ar);
 	if (strcmp(cmd, "ents") == 0 && argc == 1)
 		return cmd_ents(ar);
+	if (strcmp(cmd, "records") == 0 && argc == 1)
+		return cmd_records(ar);
 	if (strcmp(cmd, "swap") == 0 && argc == 2)
 		return cmd_swap(ar, argv[1]);
 	if (ar->swapped && (strcmp(cmd, "rename") == 0 ||
@@ -1077,6 +1294,10 @@ main(int argc, char **argv)
 	if (argc < 1)
 		usage();
 	load_file(&ar, argv[0]);
+	/* Edits poke the bytes as stored, prefixes included. */
+	if (strcmp(cmd, "list") == 0 || strcmp(cmd, "ents") == 0 ||
+	    strcmp(cmd, "records") == 0 || strcmp(cmd, "swap") == 0)
+		unframe(&ar);
 	walk(&ar);
 	rc = dispatch(&ar, cmd, argc, argv, &sel, nofix);
 	archive_free(&ar);

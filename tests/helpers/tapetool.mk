@@ -1,6 +1,7 @@
 # tests/helpers/tapetool.mk - builds helpers/tapetool, the archive
 # inspector/byte-swapper/damager used by the t1 and t9 tests.
-#   helpers/tapetool.c  list, swap and edit dump archives
+#   helpers/tapetool.c  list, swap and edit dump archives (compressed:
+#                       list and swap, with zlib/bzip2)
 # Included by tests/Makefile (after its default target), or run alone from
 # tests/:  make -C tests -f helpers/tapetool.mk
 ifeq ($(origin LIBCOMMON),undefined)
@@ -21,7 +22,7 @@ tapetool: $(TAPETOOL)
 $(TAPETOOL): helpers/tapetool.c $(LIBCOMMON) $(COMMON_HEADERS)
 	@test -d helpers || mkdir helpers
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-	    $(LIBCOMMON) $(LIBS)
+	    $(LIBCOMMON) $(ZLIB_LIBS) $(BZLIB_LIBS) $(LIBS)
 
 clean-tapetool:
 	rm -f $(TAPETOOL)

@@ -1,0 +1,34 @@
+/*
+ * ish.h - the files of restore -i (interactive.c, ishnames.c, ishls.c,
+ * ishextract.c) among themselves; nothing else includes it.
+ */
+#ifndef ISH_H
+#define ISH_H
+
+#include <stddef.h>
+
+#include "restore.h"
+
+/* A growing list of malloc'ed names (ishnames.c). */
+struct namelist {
+	char **v;
+	size_t n, cap;
+};
+
+/* ishextract.c */
+int	ish_extract(char *(*read_answer)(void));
+void	ish_setmodes(void);
+
+/* ishls.c */
+void	ish_ls(const char *arg);
+
+/* ishnames.c */
+extern struct entry *ish_cwd;		/* the shell's current directory */
+char	*ish_canon(const char *arg);
+void	ish_expand_arg(const char *arg, struct namelist *out);
+void	ish_nl_add(struct namelist *l, char *s);
+void	ish_not_on_tape(const char *arg);
+struct entry *ish_resolve(const char *arg);
+const char *ish_slash_path(const struct entry *e);
+
+#endif /* ISH_H */

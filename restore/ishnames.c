@@ -1,0 +1,202 @@
+/*
+ * ishnames.c - restore -i: names as the operator types them.
+ *
+ * A typed name is resolved in the tree of names (symtab.c) from the
+ * root when absolute, else from the shell's current directory ("." and
+ * ".." understood); messages spell it "./a/b" as 0.4b47 does; and glob
+ * patterns are expanded over the tree, sorted as glob(3) sorts them.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "restore.h"
+#include "extern.h"
+#include "ish.h"
+#include "xalloc.h"
+
+struct entry *ish_cwd;
+
+/* "/" or "/a/b" for an entry; valid until the next sym_path() call. */
+const char *
+ish_slash_path(const struct entry *e)
+{
+	const char *p = sym_path(e);
+
+	return p[1] == '\0' ? "/" : p + 1;
+}
+
+static bool
+has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* Resolve a name typed at the prompt: absolute from the root, else from
+ * the current directory; "." and ".." are understood. */
+struct entry *
+ish_resolve(const char *arg)
+{
+	struct entry *e = arg[0] == '/' ? sym_root : ish_cwd;
+
+	while (e != NULL && *arg != '\0') {
+		const char *end;
+		size_t n;
+
+		while (*arg == '/')
+			arg++;
+		end = strchrnul(arg, '/');
+		n = (size_t)(end - arg);
+		if (n == 0)
+			break;
+		if (n == 2 && arg[0] == '.' && arg[1] == '.')
+			e = e->parent != NULL ? e->parent : e;
+		else if (!(n == 1 && arg[0] == '.'))
+			e = e->type == E_NODE ? sym_lookup_child(e, arg, n) :
+			    NULL;
+		arg = end;
+	}
+	return e;
+}
+
+/* The "./a/b" spelling 0.4b47 uses in messages about a typed name. */
+char *
+ish_canon(const char *arg)
+{
+	size_t cap = strlen(sym_path(ish_cwd)) + strlen(arg) + 3;
+	char *out = xmalloc(cap);
+	size_t len;
+
+	if (arg[0] == '/')
+		strcpy(out, ".");
+	else
+		strcpy(out, sym_path(ish_cwd));
+	len = strlen(out);
+	while (*arg != '\0') {
+		const char *end;
+		size_t n;
+
+		while (*arg == '/')
+			arg++;
+		end = strchrnul(arg, '/');
+		n = (size_t)(end - arg);
+		if (n == 2 && arg[0] == '.' && arg[1] == '.') {
+			while (len > 1 && out[len - 1] != '/')
+				len--;
+			if (len > 1)
+				len--;
+			out[len] = '\0';
+		} else if (n > 0 && !(n == 1 && arg[0] == '.')) {
+			out[len++] = '/';
+			memcpy(out + len, arg, n);
+			len += n;
+			out[len] = '\0';
+		}
+		arg = end;
+	}
+	return out;
+}
+
+void
+ish_not_on_tape(const char *arg)
+{
+	char *c = ish_canon(arg);
+
+	rmsg("%s is not on the tape\n", c);
+	free(c);
+}
+
+/* ---- glob expansion over the tree ---- */
+
+void
+ish_nl_add(struct namelist *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = s;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Expand the components of rest below the typed prefix done. */
+static void
+expand(const char *done, const char *rest, struct namelist *out)
+{
+	const char *end;
+	char *comp, *next;
+	struct entry *dir;
+	size_t n;
+
+	while (*rest == '/')
+		rest++;
+	if (!has_glob(rest)) {
+		size_t len = strlen(done) + strlen(rest) + 2;
+
+		next = xmalloc(len);
+		(void)snprintf(next, len, "%s%s%s", done,
+		    done[0] != '\0' && done[strlen(done) - 1] != '/' &&
+		    rest[0] != '\0' ? "/" : "", rest);
+		ish_nl_add(out, next);
+		return;
+	}
+	end = strchrnul(rest, '/');
+	n = (size_t)(end - rest);
+	comp = xmalloc(n + 1);
+	memcpy(comp, rest, n);
+	comp[n] = '\0';
+	if (!has_glob(comp)) {
+		size_t len = strlen(done) + n + 2;
+
+		next = xmalloc(len);
+		(void)snprintf(next, len, "%s%s%s", done,
+		    done[0] != '\0' && done[strlen(done) - 1] != '/' ?
+		    "/" : "", comp);
+		expand(next, end, out);
+		free(next);
+		free(comp);
+		return;
+	}
+	dir = ish_resolve(done[0] != '\0' ? done : ".");
+	if (dir != NULL && dir->type == E_NODE) {
+		for (struct entry *c = dir->child; c != NULL; c = c->sibling) {
+			size_t len;
+
+			if (fnmatch(comp, c->name, FNM_PERIOD) != 0)
+				continue;
+			len = strlen(done) + strlen(c->name) + 2;
+			next = xmalloc(len);
+			(void)snprintf(next, len, "%s%s%s", done,
+			    done[0] != '\0' && done[strlen(done) - 1] != '/' ?
+			    "/" : "", c->name);
+			expand(next, end, out);
+			free(next);
+		}
+	}
+	free(comp);
+}
+
+/* The names an argument stands for, sorted as glob(3) sorts them; an
+ * argument matching nothing stands for itself. */
+void
+ish_expand_arg(const char *arg, struct namelist *out)
+{
+	size_t before = out->n;
+
+	if (!has_glob(arg)) {
+		ish_nl_add(out, xstrdup(arg));
+		return;
+	}
+	expand(arg[0] == '/' ? "/" : "", arg, out);
+	if (out->n == before)
+		ish_nl_add(out, xstrdup(arg));
+	else
+		qsort(out->v + before, out->n - before, sizeof(*out->v),
+		    cmp_str);
+}
