@@ -5,7 +5,7 @@
 #   archive.c        small archives built around an input
 #   restore_input.c  restore's options and input for one run (restore -t -f -)
 #   restore_walk.c   restore -t's reading of a whole archive
-#   shim_*.c         restore's tape.c, dirs.c, symtab.c with a reset each
+#   shim_*.c         restore's tape.c, media.c, dirs.c, symtab.c with a reset each
 #   dump_stubs.c     dump's output pipeline, dropped (fuzz_fs)
 #   fuzz_header.c    raw archive bytes
 #   fuzz_dirs.c      directory images (pass III)
@@ -37,9 +37,9 @@ FZ_DINC = -I$(top_srcdir)/dump -I$(FZSRC)
 
 # Which harness files and which objects of the programs each links.
 FZ_RESTORE_HARNESS = harness archive restore_input restore_walk \
-	shim_tape shim_dirs shim_symtab
+	shim_tape shim_media shim_dirs shim_symtab
 FZ_FS_HARNESS = harness dump_stubs
-FZ_RESTORE_SKIP = main tape dirs symtab
+FZ_RESTORE_SKIP = main tape media dirs symtab
 FZ_RESTORE_MODS = $(filter-out $(FZ_RESTORE_SKIP), \
 	$(basename $(notdir $(wildcard $(top_srcdir)/restore/*.c))))
 FZ_DUMP_MODS = traverse changes inode dirconv dirwalk ea optr sig subset \

@@ -37,6 +37,7 @@ int fuzz_memfd(const uint8_t *data, size_t size);
 
 /* restore side (shim_*.c, restore_input.c) */
 void fuzz_tape_reset(void);
+void fuzz_media_reset(void);
 void fuzz_dirs_reset(void);
 void fuzz_symtab_reset(void);
 /* Make data the archive restore reads from standard input, with every

@@ -19,10 +19,12 @@ TAPETOOL = helpers/tapetool
 
 tapetool: $(TAPETOOL)
 
+# tapetool inflates and deflates payloads with zlib itself (-lz), even
+# where the programs use libdeflate for -z.
 $(TAPETOOL): helpers/tapetool.c $(LIBCOMMON) $(COMMON_HEADERS)
-	@test -d helpers || mkdir helpers
+	@test -d helpers || mkdir -p helpers
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-	    $(LIBCOMMON) $(ZLIB_LIBS) $(BZLIB_LIBS) $(LIBS)
+	    $(LIBCOMMON) -lz $(BZLIB_LIBS) $(LIBS)
 
 clean-tapetool:
 	rm -f $(TAPETOOL)

@@ -4,10 +4,12 @@
  * the 4-byte prefix in front of every record after the first of a volume
  * (doc/format.md 11).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compress.h"
+#include "cprefix.h"
 #include "restore.h"
 #include "extern.h"
 #include "unit.h"
@@ -138,32 +140,50 @@ test_unknown_method(void)
 }
 
 /*
- * The record prefix as dumprestore.h has it: bit 0 compressed, bits 1-3
- * the method, bits 4-31 the payload length, read as a little-endian
- * word.  (Kept to this one function so that it follows the prefix code
- * wherever that lives.)
+ * The record prefix (common/cprefix.c, doc/format.md 11.2): a
+ * little-endian writer puts the flag in bit 0, the method in bits 1-3
+ * and the length in bits 4-31; a big-endian one the flag in bit 31, the
+ * method in bits 28-30 and the length in bits 0-27.  "swapped" is the
+ * other order than this machine's, so the bytes are checked for the
+ * order this machine has.
  */
 static void
 test_prefix(void)
 {
-	uint32_t w = TAPEBUF_WORD(1, COMPRESS_LZO, 12345);
-	uint32_t raw = TAPEBUF_WORD(0, COMPRESS_BZLIB, RECSIZE);
 	const unsigned char le[4] = { 0x31, 0x12, 0x00, 0x00 };
-	uint32_t lew;
+	const unsigned char be[4] = { 0x80, 0x00, 0x01, 0x23 };
+	const unsigned char one = 1;
+	bool little = *(const unsigned char *)&one == 1;
+	struct cprefix c = { true, COMPRESS_ZLIB, 0x123 }, d;
+	struct cprefix lzo = { true, COMPRESS_LZO, 12345 };
+	struct cprefix raw = { false, COMPRESS_BZLIB, RECSIZE };
+	struct cprefix max = { true, COMPRESS_ZLIB, CPREFIX_LEN_MAX };
+	unsigned char b[CPREFIX_SIZE];
 
-	unit_ok(TAPEBUF_COMPRESSED(w) == 1 && TAPEBUF_METHOD(w) ==
-	    COMPRESS_LZO && TAPEBUF_LENGTH(w) == 12345,
-	    "prefix: compressed, method and length read back");
-	unit_ok(TAPEBUF_COMPRESSED(raw) == 0 && TAPEBUF_METHOD(raw) ==
-	    COMPRESS_BZLIB && TAPEBUF_LENGTH(raw) == RECSIZE,
-	    "prefix: a raw record keeps its method and length");
-	unit_eq_long(TAPEBUF_LENGTH(TAPEBUF_WORD(1, 0, 0x0fffffffu)),
-	    0x0fffffff, "prefix: 28 bits of length");
-	lew = (uint32_t)le[0] | (uint32_t)le[1] << 8 |
-	    (uint32_t)le[2] << 16 | (uint32_t)le[3] << 24;
-	unit_eq_long(lew, TAPEBUF_WORD(1, COMPRESS_ZLIB, 0x123),
-	    "prefix: zlib, 0x123 bytes is 31 12 00 00 on a little-endian "
-	    "writer");
+	for (int swapped = 0; swapped <= 1; swapped++) {
+		const char *order = swapped ? "other order" : "own order";
+
+		cprefix_encode(b, swapped, &lzo);
+		cprefix_decode(b, swapped, &d);
+		unit_ok(d.compressed && d.method == COMPRESS_LZO &&
+		    d.length == 12345, "prefix, %s: compressed, method and "
+		    "length read back", order);
+		cprefix_encode(b, swapped, &raw);
+		cprefix_decode(b, swapped, &d);
+		unit_ok(!d.compressed && d.method == COMPRESS_BZLIB &&
+		    d.length == RECSIZE, "prefix, %s: a raw record keeps its "
+		    "method and length", order);
+		cprefix_encode(b, swapped, &max);
+		cprefix_decode(b, swapped, &d);
+		unit_eq_long(d.length, CPREFIX_LEN_MAX,
+		    "prefix, %s: 28 bits of length", order);
+	}
+	cprefix_encode(b, !little, &c);
+	unit_ok(memcmp(b, le, 4) == 0, "prefix: zlib, 0x123 bytes is "
+	    "31 12 00 00 from a little-endian writer");
+	cprefix_encode(b, little, &c);
+	unit_ok(memcmp(b, be, 4) == 0, "prefix: zlib, 0x123 bytes is "
+	    "80 00 01 23 from a big-endian writer");
 }
 
 int

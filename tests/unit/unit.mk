@@ -59,7 +59,7 @@ unit/t-options: unit/t-options.o unit/unit.o unit/dumpstubs.o \
 	    $(EXT2FS_LIBS)
 
 unit/t-dirs: unit/t-dirs.o unit/unit.o $(UNIT_R)/dirs.o $(UNIT_R)/symtab.o \
-		$(UNIT_R)/symfile.o $(LIBCOMMON)
+		$(UNIT_R)/symfile.o $(UNIT_R)/report.o $(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 unit/t-rmt: unit/t-rmt.o unit/unit.o $(UNIT_M)/rmt.o $(UNIT_M)/rmtio.o \
