@@ -7,8 +7,8 @@
  * extract and setmodes (ishextract.c) hand the selection to the passes
  * -x uses.  Typed names are resolved and globbed by ishnames.c.
  * Prompts and listings mirror restore 0.4b47 (restore.8, MODES): the
- * prompt and the echoed command go to stdout, everything the commands say goes to
- * stderr.  On a terminal lines come from readline, with completion of
+ * prompt and the echoed command go to stdout, everything the commands
+ * say goes to stderr.  On a terminal lines come from readline, with completion of
  * archive names; otherwise plain lines are read and echoed after the
  * prompt, as 0.4b47's readline does.  EOF means quit.  The commands
  * are one table (name, shortest abbreviation 0.4b47 takes, handler, help
