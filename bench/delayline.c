@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHUNK	(64 * 1024)
+#define CHUNK (64 * 1024)
 
 struct chunk {
 	struct chunk *next;
 	struct timespec due;
-	size_t len;		/* 0: end of stream */
+	size_t len; /* 0: end of stream */
 	char data[CHUNK];
 };
 
@@ -96,7 +96,7 @@ writer(void *arg)
 			l->tail = NULL;
 		pthread_mutex_unlock(&l->mu);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &c->due,
-		    NULL) == EINTR)
+				       NULL) == EINTR)
 			;
 		if (c->len == 0) {
 			(void)close(l->out);
@@ -137,7 +137,10 @@ main(int argc, char **argv)
 	if (pid == 0) {
 		dup2(to[0], 0);
 		dup2(from[1], 1);
-		close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+		close(to[0]);
+		close(to[1]);
+		close(from[0]);
+		close(from[1]);
 		execvp(argv[2], argv + 2);
 		err(127, "%s", argv[2]);
 	}
@@ -146,10 +149,14 @@ main(int argc, char **argv)
 	memset(&up, 0, sizeof(up));
 	memset(&down, 0, sizeof(down));
 	up.delay_ns = down.delay_ns = (long)(atof(argv[1]) * 1e6);
-	up.in = 0; up.out = to[1];
-	down.in = from[0]; down.out = 1;
-	pthread_mutex_init(&up.mu, NULL); pthread_cond_init(&up.cv, NULL);
-	pthread_mutex_init(&down.mu, NULL); pthread_cond_init(&down.cv, NULL);
+	up.in = 0;
+	up.out = to[1];
+	down.in = from[0];
+	down.out = 1;
+	pthread_mutex_init(&up.mu, NULL);
+	pthread_cond_init(&up.cv, NULL);
+	pthread_mutex_init(&down.mu, NULL);
+	pthread_cond_init(&down.cv, NULL);
 	pthread_create(&t[0], NULL, reader, &up);
 	pthread_create(&t[1], NULL, writer, &up);
 	pthread_create(&t[2], NULL, reader, &down);

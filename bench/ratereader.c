@@ -21,7 +21,7 @@
  * (the wait for the first byte included).
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* F_SETPIPE_SZ */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #endif
 #include <err.h>
 #include <errno.h>
@@ -34,11 +34,11 @@
 #include <unistd.h>
 
 /* Largest read: a pipe's default capacity, so one read drains it. */
-#define CHUNK		(64 * 1024)
-#define NSEC_PER_SEC	1000000000LL
-#define EX_USAGE	2
+#define CHUNK	     (64 * 1024)
+#define NSEC_PER_SEC 1000000000LL
+#define EX_USAGE     2
 /* A read that takes longer than this waited for data. */
-#define IDLE_NS		(2 * 1000 * 1000)
+#define IDLE_NS (2 * 1000 * 1000)
 
 static int64_t
 ts_ns(const struct timespec *t)
@@ -66,7 +66,7 @@ sleep_until(int64_t until)
 	t.tv_sec = (time_t)(until / NSEC_PER_SEC);
 	t.tv_nsec = (long)(until % NSEC_PER_SEC);
 	while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t,
-	    NULL)) == EINTR)
+				    NULL)) == EINTR)
 		continue;
 	if (r != 0) {
 		errno = r;
@@ -90,8 +90,9 @@ parse_num(const char *s, const char *what)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ratereader [-v] [-p pipe-size] "
-	    "bytes-per-second\n");
+	fprintf(stderr,
+		"usage: ratereader [-v] [-p pipe-size] "
+		"bytes-per-second\n");
 	exit(EX_USAGE);
 }
 
@@ -108,14 +109,9 @@ main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "p:v")) != -1) {
 		switch (c) {
-		case 'p':
-			pipesz = parse_num(optarg, "pipe size");
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			usage();
+		case 'p': pipesz = parse_num(optarg, "pipe size"); break;
+		case 'v': verbose = 1; break;
+		default: usage();
 		}
 	}
 	if (argc - optind != 1)
@@ -153,11 +149,13 @@ main(int argc, char **argv)
 	if (verbose) {
 		double secs = (double)(now_ns() - start) / NSEC_PER_SEC;
 
-		fprintf(stderr, "ratereader: %lld bytes in %.3f s, %.0f bytes/s, "
-		    "first byte after %.3f s, idle %.3f s\n",
-		    (long long)total, secs, secs > 0 ? (double)total / secs : 0,
-		    first < 0 ? 0 : (double)first / NSEC_PER_SEC,
-		    (double)idle / NSEC_PER_SEC);
+		fprintf(stderr,
+			"ratereader: %lld bytes in %.3f s, %.0f bytes/s, "
+			"first byte after %.3f s, idle %.3f s\n",
+			(long long)total, secs,
+			secs > 0 ? (double)total / secs : 0,
+			first < 0 ? 0 : (double)first / NSEC_PER_SEC,
+			(double)idle / NSEC_PER_SEC);
 	}
 	return 0;
 }

@@ -8,7 +8,7 @@
  */
 #include "cprefix.h"
 
-#define METHOD_MASK	7u
+#define METHOD_MASK 7u
 
 /* Whether this machine writes little-endian words. */
 static bool

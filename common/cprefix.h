@@ -21,13 +21,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define CPREFIX_SIZE	4		/* bytes before each payload */
-#define CPREFIX_LEN_MAX	0x0fffffffu	/* largest length both layouts hold */
+#define CPREFIX_SIZE	4 /* bytes before each payload */
+#define CPREFIX_LEN_MAX 0x0fffffffu /* largest length both layouts hold */
 
 struct cprefix {
-	bool compressed;	/* false: the payload is the record, raw */
-	unsigned method;	/* COMPRESS_ZLIB, COMPRESS_BZLIB, ... */
-	uint32_t length;	/* payload bytes after the prefix */
+	bool compressed; /* false: the payload is the record, raw */
+	unsigned method; /* COMPRESS_ZLIB, COMPRESS_BZLIB, ... */
+	uint32_t length; /* payload bytes after the prefix */
 };
 
 /* Decode the prefix at p, written in this machine's byte order, or in

@@ -5,8 +5,8 @@
 #ifndef QFAFILE_H
 #define QFAFILE_H
 
-#define QFA_MAGIC	"495115637697"
-#define QFA_VERSION	"1.0"
-#define QFA_COLUMNS	"ino\ttapeno\ttapepos"
+#define QFA_MAGIC   "495115637697"
+#define QFA_VERSION "1.0"
+#define QFA_COLUMNS "ino\ttapeno\ttapepos"
 
 #endif /* QFAFILE_H */

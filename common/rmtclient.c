@@ -38,25 +38,25 @@
 #include "xio.h"
 
 #ifndef RMT_PATH
-#define RMT_PATH	"/etc/rmt"
+#define RMT_PATH "/etc/rmt"
 #endif
 /* Remote shell when RSH is unset (see above). */
-#define RSH_DEFAULT	"ssh"
+#define RSH_DEFAULT "ssh"
 /* Status of a remote shell that failed itself (ssh's; also ours when
  * the remote shell cannot be executed). */
-#define RSH_FAILED	255
+#define RSH_FAILED 255
 /* I request asking for strict writes (rmt/rmt.c). */
-#define RMT_STRICT_PROBE	"I-7337\n1\n"
+#define RMT_STRICT_PROBE "I-7337\n1\n"
 /* Longest reply line we accept, as the 30-byte buffer of 0.4b47. */
-#define REPLY_MAX	64
+#define REPLY_MAX 64
 /* Chunk in which unwanted reply data are read and dropped. */
-#define DISCARD_CHUNK	4096
+#define DISCARD_CHUNK 4096
 /* Room for one R request line ("R" and 20 digits and "\n"), and how
  * many of them go out in one write. */
-#define READ_REQ_MAX	24
-#define READ_BATCH	32
+#define READ_REQ_MAX 24
+#define READ_BATCH   32
 /* Largest status reply we read (and drop) when its size is not ours. */
-#define STATUS_MAX	4096
+#define STATUS_MAX 4096
 
 static int parse_num(const char *s, long long *v);
 static long long get_reply(struct rmt_conn *c);
@@ -74,11 +74,10 @@ const char *rmt_msg_prefix = "";
 static _Noreturn void
 lost(struct rmt_conn *c)
 {
-	fprintf(stderr, "%sLost connection to remote host.\n",
-	    rmt_msg_prefix);
+	fprintf(stderr, "%sLost connection to remote host.\n", rmt_msg_prefix);
 	rmt_disconnect(c);
 	rmt_lost();
-	exit(X_ABORT);		/* in case the hook returned */
+	exit(X_ABORT); /* in case the hook returned */
 }
 
 int
@@ -112,8 +111,8 @@ rmt_split(const char *name, struct rmt_conn *c, const char **path)
 	memset(c, 0, sizeof(*c));
 	c->to = c->from = -1;
 	if (hlen >= sizeof(hostpart)) {
-		fprintf(stderr, "%shost name too long in %s\n",
-		    rmt_msg_prefix, name);
+		fprintf(stderr, "%shost name too long in %s\n", rmt_msg_prefix,
+			name);
 		return -1;
 	}
 	memcpy(hostpart, name, hlen);
@@ -128,7 +127,7 @@ rmt_split(const char *name, struct rmt_conn *c, const char **path)
 		c->user[ulen] = '\0';
 		if (!valid_user(c->user)) {
 			fprintf(stderr, "%sinvalid user name %s\n",
-			    rmt_msg_prefix, c->user);
+				rmt_msg_prefix, c->user);
 			return -1;
 		}
 		memcpy(c->host, at + 1, strlen(at + 1) + 1);
@@ -145,7 +144,7 @@ rmt_split(const char *name, struct rmt_conn *c, const char **path)
 	*path = colon + 1;
 	if (strlen(*path) >= RMT_PATH_MAX || strchr(*path, '\n') != NULL) {
 		fprintf(stderr, "%sinvalid characters in tape\n",
-		    rmt_msg_prefix);
+			rmt_msg_prefix);
 		return -1;
 	}
 	return 0;
@@ -187,8 +186,8 @@ probe(struct rmt_conn *c)
 	char line[REPLY_MAX];
 	long long v;
 
-	if (full_write(c->to, RMT_STRICT_PROBE, sizeof(RMT_STRICT_PROBE) -
-	    1) != (ssize_t)(sizeof(RMT_STRICT_PROBE) - 1) ||
+	if (full_write(c->to, RMT_STRICT_PROBE, sizeof(RMT_STRICT_PROBE) - 1) !=
+		(ssize_t)(sizeof(RMT_STRICT_PROBE) - 1) ||
 	    probe_line(c, line) == -1)
 		return -1;
 	if (line[0] == 'A' && parse_num(line + 1, &v) == 0) {
@@ -198,8 +197,10 @@ probe(struct rmt_conn *c)
 	c->strict = 0;
 	if (line[0] == 'E' || line[0] == 'F')
 		return probe_line(c, c->msg);
-	fprintf(stderr, "%sProtocol to remote tape server botched "
-	    "(code \"%s\").\n", rmt_msg_prefix, line);
+	fprintf(stderr,
+		"%sProtocol to remote tape server botched "
+		"(code \"%s\").\n",
+		rmt_msg_prefix, line);
 	lost(c);
 }
 
@@ -218,12 +219,12 @@ probe_failed(struct rmt_conn *c)
 		;
 	c->pid = 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == RSH_FAILED) {
-		fprintf(stderr, "%slogin to %s as %s failed.\n",
-		    rmt_msg_prefix, c->host, c->user);
+		fprintf(stderr, "%slogin to %s as %s failed.\n", rmt_msg_prefix,
+			c->host, c->user);
 		return -1;
 	}
 	fprintf(stderr, "%sConnection to %s established.\n", rmt_msg_prefix,
-	    c->host);
+		c->host);
 	lost(c);
 }
 
@@ -267,7 +268,7 @@ rmt_connect(struct rmt_conn *c)
 		(void)signal(SIGPIPE, SIG_DFL);
 		execlp(rsh, rsh, c->host, "-l", c->user, rmt, (char *)NULL);
 		fprintf(stderr, "%scannot exec %s: %s\n", rmt_msg_prefix, rsh,
-		    strerror(errno));
+			strerror(errno));
 		_exit(RSH_FAILED);
 	}
 	(void)close(req[0]);
@@ -277,11 +278,11 @@ rmt_connect(struct rmt_conn *c)
 	if (probe(c) == -1)
 		return probe_failed(c);
 	fprintf(stderr, "%sConnection to %s established.\n", rmt_msg_prefix,
-	    c->host);
+		c->host);
 	return 0;
 fail:
-	fprintf(stderr, "%scannot connect to %s: %s\n", rmt_msg_prefix,
-	    c->host, strerror(errno));
+	fprintf(stderr, "%scannot connect to %s: %s\n", rmt_msg_prefix, c->host,
+		strerror(errno));
 	return -1;
 }
 
@@ -327,9 +328,10 @@ get_line(struct rmt_conn *c, char *buf)
 			break;
 		if (n + 1 >= REPLY_MAX) {
 			buf[n] = '\0';
-			fprintf(stderr, "%sProtocol to remote tape server "
-			    "botched (rmtgets got \"%s\").\n",
-			    rmt_msg_prefix, buf);
+			fprintf(stderr,
+				"%sProtocol to remote tape server "
+				"botched (rmtgets got \"%s\").\n",
+				rmt_msg_prefix, buf);
 			lost(c);
 		}
 		buf[n++] = ch;
@@ -369,8 +371,10 @@ get_reply(struct rmt_conn *c)
 		errno = (int)v;
 		return -1;
 	}
-	fprintf(stderr, "%sProtocol to remote tape server botched "
-	    "(code \"%s\").\n", rmt_msg_prefix, line);
+	fprintf(stderr,
+		"%sProtocol to remote tape server botched "
+		"(code \"%s\").\n",
+		rmt_msg_prefix, line);
 	lost(c);
 }
 
@@ -378,22 +382,26 @@ get_reply(struct rmt_conn *c)
 static void
 flag_string(int flags, char *buf, size_t len)
 {
-	static const struct { int bit; const char *name; } names[] = {
-		{ O_CREAT, "O_CREAT" }, { O_EXCL, "O_EXCL" },
-		{ O_NOCTTY, "O_NOCTTY" }, { O_TRUNC, "O_TRUNC" },
-		{ O_APPEND, "O_APPEND" }, { O_NONBLOCK, "O_NONBLOCK" },
-		{ O_SYNC, "O_SYNC" }, { O_ASYNC, "O_ASYNC" },
+	static const struct {
+		int bit;
+		const char *name;
+	} names[] = {
+	    {O_CREAT, "O_CREAT"},   {O_EXCL, "O_EXCL"},
+	    {O_NOCTTY, "O_NOCTTY"}, {O_TRUNC, "O_TRUNC"},
+	    {O_APPEND, "O_APPEND"}, {O_NONBLOCK, "O_NONBLOCK"},
+	    {O_SYNC, "O_SYNC"},	    {O_ASYNC, "O_ASYNC"},
 	};
 	int acc = flags & O_ACCMODE;
 	size_t i, n;
 
 	n = (size_t)snprintf(buf, len, "%d %s", acc,
-	    acc == O_WRONLY ? "O_WRONLY" : acc == O_RDWR ? "O_RDWR" :
-	    "O_RDONLY");
+			     acc == O_WRONLY	 ? "O_WRONLY"
+				 : acc == O_RDWR ? "O_RDWR"
+						 : "O_RDONLY");
 	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
 		if ((flags & names[i].bit) == names[i].bit)
 			n += (size_t)snprintf(buf + n, len - n, "|%s",
-			    names[i].name);
+					      names[i].name);
 }
 
 int
@@ -440,8 +448,10 @@ get_count_reply(struct rmt_conn *c, size_t len, const char *verb)
 	long long v = get_reply(c);
 
 	if (v > (long long)len) {
-		fprintf(stderr, "%sProtocol to remote tape server botched "
-		    "(%s %lld of %zu).\n", rmt_msg_prefix, verb, v, len);
+		fprintf(stderr,
+			"%sProtocol to remote tape server botched "
+			"(%s %lld of %zu).\n",
+			rmt_msg_prefix, verb, v, len);
 		lost(c);
 	}
 	return (ssize_t)v;
@@ -484,7 +494,9 @@ rmt_read_data(struct rmt_conn *c, void *buf, size_t n)
 	char junk[DISCARD_CHUNK];
 
 	while (n > 0) {
-		size_t k = buf != NULL ? n : n < sizeof(junk) ? n : sizeof(junk);
+		size_t k = buf != NULL ? n
+		    : n < sizeof(junk) ? n
+				       : sizeof(junk);
 		ssize_t r = full_read(c->from, buf != NULL ? buf : junk, k);
 
 		if (r != (ssize_t)k)
@@ -512,7 +524,7 @@ rmt_seek(struct rmt_conn *c, off_t offset, int whence)
 {
 	char req[64];
 	int n = snprintf(req, sizeof(req), "L%lld\n%d\n", (long long)offset,
-	    whence);
+			 whence);
 
 	send_req(c, req, (size_t)n);
 	return (off_t)get_reply(c);
@@ -544,13 +556,17 @@ rmt_status(struct rmt_conn *c, struct mtget *mt)
 	if (v < 0)
 		return -1;
 	if (v > STATUS_MAX) {
-		fprintf(stderr, "%sProtocol to remote tape server botched "
-		    "(status of %lld bytes).\n", rmt_msg_prefix, v);
+		fprintf(stderr,
+			"%sProtocol to remote tape server botched "
+			"(status of %lld bytes).\n",
+			rmt_msg_prefix, v);
 		lost(c);
 	}
 	if ((size_t)v != sizeof(*mt)) {
-		fprintf(stderr, "%smtget sizes different between host (%zu) "
-		    "and remote tape (%lld)\n", rmt_msg_prefix, sizeof(*mt), v);
+		fprintf(stderr,
+			"%smtget sizes different between host (%zu) "
+			"and remote tape (%lld)\n",
+			rmt_msg_prefix, sizeof(*mt), v);
 		rmt_read_data(c, NULL, (size_t)v);
 		errno = EPROTO;
 		return -1;

@@ -10,18 +10,18 @@
 #include <sys/types.h>
 
 /* Longest host, user and remote path we accept. */
-#define RMT_HOST_MAX	256
-#define RMT_USER_MAX	64
-#define RMT_PATH_MAX	4096
+#define RMT_HOST_MAX 256
+#define RMT_USER_MAX 64
+#define RMT_PATH_MAX 4096
 
 struct rmt_conn {
-	int to;			/* requests go here (-1: not connected) */
-	int from;		/* replies come from here */
-	pid_t pid;		/* the $RSH child */
+	int to; /* requests go here (-1: not connected) */
+	int from; /* replies come from here */
+	pid_t pid; /* the $RSH child */
 	char host[RMT_HOST_MAX];
 	char user[RMT_USER_MAX];
-	int strict;		/* server does strict writes (I-7337 probe) */
-	char msg[128];		/* text of the last E/F reply */
+	int strict; /* server does strict writes (I-7337 probe) */
+	char msg[128]; /* text of the last E/F reply */
 };
 
 /* Whether name is host:path or user@host:path (a ':' before any '/'). */

@@ -70,16 +70,16 @@ spcl_check(const void *block, int swapped)
 	int32_t magic;
 
 	memcpy(&magic, (const char *)block + offsetof(struct s_spcl, c_magic),
-	    sizeof(magic));
+	       sizeof(magic));
 	if (!swapped && magic == NFS_MAGIC)
 		return spcl_sum(block) == CHECKSUM ? SPCL_NATIVE
-		    : SPCL_BAD_CHECKSUM;
+						   : SPCL_BAD_CHECKSUM;
 	if ((int32_t)spcl_bswap32((uint32_t)magic) == NFS_MAGIC)
 		return spcl_sum_swapped(block) == CHECKSUM ? SPCL_SWAPPED
-		    : SPCL_BAD_CHECKSUM;
+							   : SPCL_BAD_CHECKSUM;
 	if (swapped && magic == NFS_MAGIC)
 		return spcl_sum(block) == CHECKSUM ? SPCL_NATIVE
-		    : SPCL_BAD_CHECKSUM;
+						   : SPCL_BAD_CHECKSUM;
 	return SPCL_NOT_HEADER;
 }
 
@@ -113,14 +113,14 @@ spcl_swap_header(union u_spcl *h)
 	unsigned char *p = (unsigned char *)h;
 	uint64_t size;
 
-	swap32_run(p, 8);					/* 0..31 */
-	swap16_run(p + 32, 4);					/* mode..ogid */
-	memcpy(&size, p + 40, sizeof(size));			/* di_size */
+	swap32_run(p, 8); /* 0..31 */
+	swap16_run(p + 32, 4); /* mode..ogid */
+	memcpy(&size, p + 40, sizeof(size)); /* di_size */
 	size = spcl_bswap64(size);
 	memcpy(p + 40, &size, sizeof(size));
-	swap32_run(p + 48, 29);				/* 48..163 */
+	swap32_run(p + 48, 29); /* 48..163 */
 	swap32_run(p + offsetof(struct s_spcl, c_level), 1);
-	swap32_run(p + offsetof(struct s_spcl, c_flags), 4);	/* 888..903 */
+	swap32_run(p + offsetof(struct s_spcl, c_flags), 4); /* 888..903 */
 }
 
 void

@@ -13,10 +13,10 @@
 
 /* Outcome of checking one 1024-byte block for a header. */
 enum spcl_kind {
-	SPCL_NOT_HEADER = 0,	/* no known magic */
-	SPCL_NATIVE,		/* valid header in native order */
-	SPCL_SWAPPED,		/* valid header in the other byte order */
-	SPCL_BAD_CHECKSUM,	/* right magic, wrong sum */
+	SPCL_NOT_HEADER = 0, /* no known magic */
+	SPCL_NATIVE, /* valid header in native order */
+	SPCL_SWAPPED, /* valid header in the other byte order */
+	SPCL_BAD_CHECKSUM, /* right magic, wrong sum */
 };
 
 /* Wrapping 32-bit sum of the 256 words of a block, native order. */

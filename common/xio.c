@@ -25,11 +25,11 @@ transfer(int fd, void *buf, size_t len, const off_t *at, int writing)
 		ssize_t n;
 
 		if (writing)
-			n = at == NULL ? write(fd, p, left) :
-			    pwrite(fd, p, left, *at + (off_t)done);
+			n = at == NULL ? write(fd, p, left)
+				       : pwrite(fd, p, left, *at + (off_t)done);
 		else
-			n = at == NULL ? read(fd, p, left) :
-			    pread(fd, p, left, *at + (off_t)done);
+			n = at == NULL ? read(fd, p, left)
+				       : pread(fd, p, left, *at + (off_t)done);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

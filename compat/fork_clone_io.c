@@ -24,8 +24,9 @@ fork_clone_io(void)
 	fflush(NULL);
 #ifdef USE_CLONE_IO
 	{
-		long pid = syscall(SYS_clone, (unsigned long)(SIGCHLD | CLONE_IO),
-		    NULL, NULL, NULL, 0UL);
+		long pid =
+		    syscall(SYS_clone, (unsigned long)(SIGCHLD | CLONE_IO),
+			    NULL, NULL, NULL, 0UL);
 
 		return (pid_t)pid;
 	}

@@ -16,10 +16,10 @@
 #include "ask.h"
 #include "notify.h"
 
-#define TTY_PATH	"/dev/tty"
+#define TTY_PATH "/dev/tty"
 /* Failed reads of the terminal before giving up, as 0.4b47. */
-#define MAX_QUERY_FAILURES	30
-#define ANSWER_MAX	256
+#define MAX_QUERY_FAILURES 30
+#define ANSWER_MAX	   256
 
 int
 ask_operator(const char *question, int noask)
@@ -38,7 +38,7 @@ ask_operator(const char *question, int noask)
 		dump_abort();
 	}
 	msg("%s: (\"yes\" or \"no\") ", question);
-	notify_operators(question);	/* -n */
+	notify_operators(question); /* -n */
 	for (;;) {
 		if (fgets(answer, sizeof(answer), tty) == NULL) {
 			clearerr(tty);
@@ -49,8 +49,8 @@ ask_operator(const char *question, int noask)
 			}
 			continue;
 		}
-		if (answer[0] == 'y' || answer[0] == 'Y' ||
-		    answer[0] == 'n' || answer[0] == 'N')
+		if (answer[0] == 'y' || answer[0] == 'Y' || answer[0] == 'n' ||
+		    answer[0] == 'N')
 			break;
 		msg("\"Yes\" or \"No\"?\n");
 		msg("%s: (\"yes\" or \"no\") ", question);

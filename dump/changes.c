@@ -34,23 +34,24 @@ struct stamp {
 
 struct watched {
 	ext2_ino_t ino;
-	uint64_t end;		/* tape blocks queued up to its last block */
+	uint64_t end; /* tape blocks queued up to its last block */
 	struct stamp st;
 };
 
 static struct {
 	const struct dump_fs *dfs;
-	int fd;			/* the device, for the inode tables */
-	unsigned char *raw;	/* one on-disk inode */
+	int fd; /* the device, for the inode tables */
+	unsigned char *raw; /* one on-disk inode */
 	struct watched *q;
-	size_t head, n, cap;	/* a ring of cap entries */
+	size_t head, n, cap; /* a ring of cap entries */
 	uint64_t changed;
-} w = { .fd = -1 };
+} w = {.fd = -1};
 
 /* The fields of an inode of inode_size bytes; *_extra only where the
  * inode has them. */
-static void stamp_of(const struct ext2_inode_large *in, unsigned inode_size,
-		     struct stamp *st)
+static void
+stamp_of(const struct ext2_inode_large *in, unsigned inode_size,
+	 struct stamp *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->ctime = in->i_ctime;
@@ -58,33 +59,38 @@ static void stamp_of(const struct ext2_inode_large *in, unsigned inode_size,
 	st->generation = in->i_generation;
 	st->size = EXT2_I_SIZE(in);
 	if (inode_size > EXT2_GOOD_OLD_INODE_SIZE &&
-	    in->i_extra_isize >= offsetof(struct ext2_inode_large,
-		i_mtime_extra) + sizeof(in->i_mtime_extra) -
-		EXT2_GOOD_OLD_INODE_SIZE) {
+	    in->i_extra_isize >=
+		offsetof(struct ext2_inode_large, i_mtime_extra) +
+		    sizeof(in->i_mtime_extra) - EXT2_GOOD_OLD_INODE_SIZE) {
 		st->ctime_extra = in->i_ctime_extra;
 		st->mtime_extra = in->i_mtime_extra;
 	}
 }
 
-void changes_start(const struct dump_fs *dfs)
+void
+changes_start(const struct dump_fs *dfs)
 {
 	w.dfs = dfs;
 	w.fd = open(dfs->device, O_RDONLY | O_CLOEXEC);
 	if (w.fd == -1)
 		msg("Cannot open %s to check for files changed as they were "
-		    "read: %s\n", dfs->device, strerror(errno));
-	w.raw = xcalloc(1, dfs->inode_size > sizeof(struct ext2_inode_large)
-			   ? dfs->inode_size : sizeof(struct ext2_inode_large));
+		    "read: %s\n",
+		    dfs->device, strerror(errno));
+	w.raw = xcalloc(1,
+			dfs->inode_size > sizeof(struct ext2_inode_large)
+			    ? dfs->inode_size
+			    : sizeof(struct ext2_inode_large));
 }
 
 /* Read inode ino from the device into w.raw; 0 or -1. */
-static int read_raw_inode(ext2_ino_t ino)
+static int
+read_raw_inode(ext2_ino_t ino)
 {
 	ext2_filsys fs = w.dfs->fs;
 	dgrp_t group = (dgrp_t)((ino - 1) / fs->super->s_inodes_per_group);
 	uint64_t index = (ino - 1) % fs->super->s_inodes_per_group;
 	uint64_t off = ext2fs_inode_table_loc(fs, group) * fs->blocksize +
-		       index * w.dfs->inode_size;
+	    index * w.dfs->inode_size;
 	ssize_t n;
 
 	n = full_pread(w.fd, w.raw, w.dfs->inode_size, (off_t)off);
@@ -98,20 +104,23 @@ static int read_raw_inode(ext2_ino_t ino)
 	return 0;
 }
 
-void changes_report(ext2_ino_t ino, const char *what)
+void
+changes_report(ext2_ino_t ino, const char *what)
 {
 	msg("inode %u: %s\n", ino, what);
 	w.changed++;
 }
 
-static int same_stamp(const struct stamp *a, const struct stamp *b)
+static int
+same_stamp(const struct stamp *a, const struct stamp *b)
 {
 	return a->ctime == b->ctime && a->ctime_extra == b->ctime_extra &&
-	       a->mtime == b->mtime && a->mtime_extra == b->mtime_extra &&
-	       a->generation == b->generation && a->size == b->size;
+	    a->mtime == b->mtime && a->mtime_extra == b->mtime_extra &&
+	    a->generation == b->generation && a->size == b->size;
 }
 
-static void check(const struct watched *e)
+static void
+check(const struct watched *e)
 {
 	struct stamp now;
 
@@ -123,8 +132,8 @@ static void check(const struct watched *e)
 		changes_report(e->ino, "file changed as we read it");
 }
 
-void changes_watch(ext2_ino_t ino, const struct ext2_inode_large *in,
-		   uint64_t end)
+void
+changes_watch(ext2_ino_t ino, const struct ext2_inode_large *in, uint64_t end)
 {
 	struct watched *e;
 
@@ -148,7 +157,8 @@ void changes_watch(ext2_ino_t ino, const struct ext2_inode_large *in,
 	w.n++;
 }
 
-void changes_poll(uint64_t read_blocks)
+void
+changes_poll(uint64_t read_blocks)
 {
 	while (w.n > 0 && w.q[w.head].end <= read_blocks) {
 		check(&w.q[w.head]);
@@ -157,7 +167,8 @@ void changes_poll(uint64_t read_blocks)
 	}
 }
 
-uint64_t changes_finish(void)
+uint64_t
+changes_finish(void)
 {
 	changes_poll(UINT64_MAX);
 	free(w.q);
@@ -166,7 +177,7 @@ uint64_t changes_finish(void)
 	w.raw = NULL;
 	w.n = w.cap = w.head = 0;
 	if (w.fd != -1)
-		(void)close(w.fd);	/* read only */
+		(void)close(w.fd); /* read only */
 	w.fd = -1;
 	return w.changed;
 }

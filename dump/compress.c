@@ -48,10 +48,10 @@
 #include "compress.h"
 
 /* bzip2's work factor as dump 0.4b47 passes it (its default). */
-#define BZ_WORK_FACTOR	30
-#define BZ_VERBOSITY	0
-#define LEVEL_MIN	1
-#define LEVEL_MAX	9
+#define BZ_WORK_FACTOR 30
+#define BZ_VERBOSITY   0
+#define LEVEL_MIN      1
+#define LEVEL_MAX      9
 
 #ifdef HAVE_LIBDEFLATE
 /* This process's compressor, made for ld_level on first use. */
@@ -88,7 +88,7 @@ zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
 
 	if (zs_level != level) {
 		if (zs_level != -1)
-			(void)deflateEnd(&zs);	/* discards state only */
+			(void)deflateEnd(&zs); /* discards state only */
 		zs_level = -1;
 		memset(&zs, 0, sizeof(zs));
 		if (deflateInit(&zs, level) != Z_OK)
@@ -104,7 +104,7 @@ zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
 	zs.avail_out = (uInt)cap;
 	rc = deflate(&zs, Z_FINISH);
 	if (rc != Z_STREAM_END)
-		return 0;	/* output full (Z_OK) or an error */
+		return 0; /* output full (Z_OK) or an error */
 	return (size_t)zs.total_out;
 }
 #endif
@@ -133,30 +133,25 @@ zstd_record(int level, const void *src, size_t len, void *dst, size_t cap)
 #endif
 
 /* Worst-case growth of LZO1X-1 output: len + len/16 + 64 + 3. */
-#define LZO_WORST(len)	((len) + (len) / 16 + 64 + 3)
+#define LZO_WORST(len) ((len) + (len) / 16 + 64 + 3)
 
 int
 compress_available(enum compress_method m)
 {
 	switch (m) {
 #ifdef HAVE_ZLIB_FORMAT
-	case COMP_ZLIB:
-		return 1;
+	case COMP_ZLIB: return 1;
 #endif
 #ifdef HAVE_BZLIB
-	case COMP_BZLIB:
-		return 1;
+	case COMP_BZLIB: return 1;
 #endif
 #ifdef HAVE_LZO
-	case COMP_LZO:
-		return lzo_init() == LZO_E_OK;
+	case COMP_LZO: return lzo_init() == LZO_E_OK;
 #endif
 #ifdef HAVE_ZSTD
-	case COMP_ZSTD:
-		return 1;
+	case COMP_ZSTD: return 1;
 #endif
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -164,14 +159,10 @@ unsigned
 compress_tape_code(enum compress_method m)
 {
 	switch (m) {
-	case COMP_BZLIB:
-		return COMPRESS_BZLIB;
-	case COMP_LZO:
-		return COMPRESS_LZO;
-	case COMP_ZSTD:
-		return COMPRESS_ZSTD;
-	default:
-		return COMPRESS_ZLIB;
+	case COMP_BZLIB: return COMPRESS_BZLIB;
+	case COMP_LZO: return COMPRESS_LZO;
+	case COMP_ZSTD: return COMPRESS_ZSTD;
+	default: return COMPRESS_ZLIB;
 	}
 }
 
@@ -202,8 +193,8 @@ clamp_level(enum compress_method m, int level)
 }
 
 size_t
-compress_record(enum compress_method m, int level, const void *src,
-    size_t len, void *dst, size_t cap, void *work)
+compress_record(enum compress_method m, int level, const void *src, size_t len,
+		void *dst, size_t cap, void *work)
 {
 	level = clamp_level(m, level);
 	/* the libraries take int or unsigned lengths; records are at most
@@ -212,8 +203,7 @@ compress_record(enum compress_method m, int level, const void *src,
 		return 0;
 	switch (m) {
 #ifdef HAVE_ZLIB_FORMAT
-	case COMP_ZLIB:
-		return zlib_record(level, src, len, dst, cap);
+	case COMP_ZLIB: return zlib_record(level, src, len, dst, cap);
 #endif
 #ifdef HAVE_BZLIB
 	case COMP_BZLIB: {
@@ -221,30 +211,30 @@ compress_record(enum compress_method m, int level, const void *src,
 
 		/* bzlib's prototype is not const-correct; it does not
 		 * modify the source */
-		if (BZ2_bzBuffToBuffCompress(dst, &out, (char *)(uintptr_t)src,
-		    (unsigned int)len, level, BZ_VERBOSITY, BZ_WORK_FACTOR)
-		    != BZ_OK)
+		if (BZ2_bzBuffToBuffCompress(
+			dst, &out, (char *)(uintptr_t)src, (unsigned int)len,
+			level, BZ_VERBOSITY, BZ_WORK_FACTOR) != BZ_OK)
 			return 0;
 		return (size_t)out;
 	}
 #endif
 #ifdef HAVE_LZO
 	case COMP_LZO: {
-		unsigned char *tmp = (unsigned char *)work +
-		    LZO1X_1_MEM_COMPRESS;
+		unsigned char *tmp =
+		    (unsigned char *)work + LZO1X_1_MEM_COMPRESS;
 		lzo_uint out = 0;
 
-		(void)level;	/* LZO1X-1 has a single level */
+		(void)level; /* LZO1X-1 has a single level */
 		if (lzo1x_1_compress(src, (lzo_uint)len, tmp, &out, work) !=
-		    LZO_E_OK || out > cap)
+			LZO_E_OK ||
+		    out > cap)
 			return 0;
 		memcpy(dst, tmp, out);
 		return (size_t)out;
 	}
 #endif
 #ifdef HAVE_ZSTD
-	case COMP_ZSTD:
-		return zstd_record(level, src, len, dst, cap);
+	case COMP_ZSTD: return zstd_record(level, src, len, dst, cap);
 #endif
 	default:
 		(void)src;

@@ -22,11 +22,11 @@ enum compress_method {
 
 /* The level dump 0.4b47 always uses (zlib level, bzip2 block size):
  * the default, so that default output equals 0.4b47's byte for byte. */
-#define COMPRESS_DEFAULT_LEVEL	2
+#define COMPRESS_DEFAULT_LEVEL 2
 /* -Z: zstd's own default level, and its highest without the large
  * windows of the "ultra" levels (a record is at most 1 MiB anyway). */
-#define ZSTD_DEFAULT_LEVEL	3
-#define ZSTD_MAX_LEVEL		19
+#define ZSTD_DEFAULT_LEVEL 3
+#define ZSTD_MAX_LEVEL	   19
 
 /* Whether this build can compress with method m. */
 int compress_available(enum compress_method m);
@@ -44,7 +44,7 @@ size_t compress_work_size(enum compress_method m, size_t len);
  * the compressed size, or 0 when the method failed or the result does
  * not fit in cap: the caller then stores the record raw.
  */
-size_t compress_record(enum compress_method m, int level,
-    const void *src, size_t len, void *dst, size_t cap, void *work);
+size_t compress_record(enum compress_method m, int level, const void *src,
+		       size_t len, void *dst, size_t cap, void *work);
 
 #endif /* DUMP_COMPRESS_H */

@@ -34,8 +34,8 @@
 #include "xio.h"
 #include "devread.h"
 
-#define MIN_ALIGN	512	/* the smallest logical block of Linux */
-#define MAX_ALIGN	4096	/* no device needs more than a page */
+#define MIN_ALIGN 512 /* the smallest logical block of Linux */
+#define MAX_ALIGN 4096 /* no device needs more than a page */
 
 int
 devread_open(struct devread *dr, const char *path)
@@ -74,8 +74,8 @@ static ssize_t
 bounce_read(struct devread *dr, void *buf, size_t len, off_t off)
 {
 	uint64_t start = (uint64_t)off / dr->align * dr->align;
-	uint64_t end = ((uint64_t)off + len + dr->align - 1) / dr->align *
-	    dr->align;
+	uint64_t end =
+	    ((uint64_t)off + len + dr->align - 1) / dr->align * dr->align;
 	size_t span = (size_t)(end - start), head = (size_t)(off - start);
 	ssize_t n;
 

@@ -9,11 +9,11 @@
 #include <sys/types.h>
 
 struct devread {
-	int direct_fd;		/* O_DIRECT, or -1 where it is refused */
-	int cached_fd;		/* plain descriptor, opened on first need */
+	int direct_fd; /* O_DIRECT, or -1 where it is refused */
+	int cached_fd; /* plain descriptor, opened on first need */
 	const char *path;
-	size_t align;		/* offset, length and address alignment */
-	unsigned char *bounce;	/* aligned buffer for unaligned requests */
+	size_t align; /* offset, length and address alignment */
+	unsigned char *bounce; /* aligned buffer for unaligned requests */
 	size_t bounce_size;
 };
 

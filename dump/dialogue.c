@@ -17,8 +17,8 @@
 #include "xalloc.h"
 
 /* Exit statuses of the -F script (dump.8, -F). */
-#define SCRIPT_GO_ON	0	/* next volume ready: do not ask */
-#define SCRIPT_ASK	1	/* ask the operator as usual */
+#define SCRIPT_GO_ON 0 /* next volume ready: do not ask */
+#define SCRIPT_ASK   1 /* ask the operator as usual */
 
 /*
  * Run the -F script after volume `finished` (written to name), with the
@@ -67,7 +67,7 @@ dialogue_media_change(const struct tape_config *cfg, int volume)
 	msg("Change Volumes: Mount volume #%d\n", volume);
 	notify_operators("CHANGE DUMP VOLUMES!\a\a");
 	while (!ask_operator("Is the new volume mounted and ready to go?",
-	    cfg->noask)) {
+			     cfg->noask)) {
 		if (ask_operator("Do you want to abort?", cfg->noask))
 			dump_abort();
 	}

@@ -19,27 +19,29 @@ struct dirconv_ctx {
 	const struct dump_maps *maps;
 	uint8_t *buf;
 	size_t cap;
-	size_t pos;		/* end of the last entry */
-	size_t last;		/* offset of the last entry, if any */
+	size_t pos; /* end of the last entry */
+	size_t last; /* offset of the last entry, if any */
 	int have_last;
 };
 
 /* ext2 file-type byte (EXT2_FT_*) to the archive's d_type. */
-static uint8_t tape_type(int ft)
+static uint8_t
+tape_type(int ft)
 {
 	switch (ft) {
-	case EXT2_FT_REG_FILE:	return DT_TAPE_REG;
-	case EXT2_FT_DIR:	return DT_TAPE_DIR;
-	case EXT2_FT_CHRDEV:	return DT_TAPE_CHR;
-	case EXT2_FT_BLKDEV:	return DT_TAPE_BLK;
-	case EXT2_FT_FIFO:	return DT_TAPE_FIFO;
-	case EXT2_FT_SOCK:	return DT_TAPE_SOCK;
-	case EXT2_FT_SYMLINK:	return DT_TAPE_LNK;
-	default:		return DT_TAPE_UNKNOWN;
+	case EXT2_FT_REG_FILE: return DT_TAPE_REG;
+	case EXT2_FT_DIR: return DT_TAPE_DIR;
+	case EXT2_FT_CHRDEV: return DT_TAPE_CHR;
+	case EXT2_FT_BLKDEV: return DT_TAPE_BLK;
+	case EXT2_FT_FIFO: return DT_TAPE_FIFO;
+	case EXT2_FT_SOCK: return DT_TAPE_SOCK;
+	case EXT2_FT_SYMLINK: return DT_TAPE_LNK;
+	default: return DT_TAPE_UNKNOWN;
 	}
 }
 
-static void grow(struct dirconv_ctx *c, size_t need)
+static void
+grow(struct dirconv_ctx *c, size_t need)
 {
 	size_t old = c->cap;
 
@@ -52,7 +54,8 @@ static void grow(struct dirconv_ctx *c, size_t need)
 }
 
 /* Stretch the last entry's record length so it ends at offset end. */
-static void stretch_last(struct dirconv_ctx *c, size_t end)
+static void
+stretch_last(struct dirconv_ctx *c, size_t end)
 {
 	uint16_t reclen;
 
@@ -63,8 +66,9 @@ static void stretch_last(struct dirconv_ctx *c, size_t end)
 	       &reclen, sizeof(reclen));
 }
 
-static int add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-		     int offset, int blocksize, char *b, void *priv)
+static int
+add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
+	  int blocksize, char *b, void *priv)
 {
 	struct dirconv_ctx *c = priv;
 	struct tape_direct td;
@@ -72,7 +76,11 @@ static int add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 	size_t reclen = TAPE_DIRSIZ(namlen);
 	size_t room = DUMP_DIRBLKSIZ - c->pos % DUMP_DIRBLKSIZ;
 
-	(void)dir; (void)entry; (void)offset; (void)blocksize; (void)b;
+	(void)dir;
+	(void)entry;
+	(void)offset;
+	(void)blocksize;
+	(void)b;
 	if (de->inode == 0 || de->inode >= c->maps->maxino)
 		return 0;
 	if (map_test(c->maps->excluded, de->inode))
@@ -99,9 +107,9 @@ static int add_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
  * Return the image of directory ino (malloced, *len bytes, a multiple of
  * DUMP_DIRBLKSIZ).
  */
-uint8_t *dirconv_convert(const struct dump_fs *dfs,
-			 const struct dump_maps *maps, ext2_ino_t ino,
-			 struct ext2_inode_large *in, size_t *len)
+uint8_t *
+dirconv_convert(const struct dump_fs *dfs, const struct dump_maps *maps,
+		ext2_ino_t ino, struct ext2_inode_large *in, size_t *len)
 {
 	struct dirconv_ctx c;
 	size_t end;

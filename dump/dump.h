@@ -20,94 +20,97 @@
 
 #include "dumprestore.h"
 
-#define DEFAULT_HONOR_LEVEL	1	/* -h: nodump honoured from level 1 */
-#define MAX_HONOR_LEVEL		10
-#define LABEL_MAX		(LBLSIZE - 1)	/* -L keeps 15 characters */
-#define LABEL_NONE		"none"
-#define UNLISTED_FS		"an unlisted file system"
+#define DEFAULT_HONOR_LEVEL 1 /* -h: nodump honoured from level 1 */
+#define MAX_HONOR_LEVEL	    10
+#define LABEL_MAX	    (LBLSIZE - 1) /* -L keeps 15 characters */
+#define LABEL_NONE	    "none"
+#define UNLISTED_FS	    "an unlisted file system"
 
 #ifndef DUMPDATES_PATH
-#define DUMPDATES_PATH		"/var/lib/dumpdates"
+#define DUMPDATES_PATH "/var/lib/dumpdates"
 #endif
 #ifndef DEFAULT_TAPE
-#define DEFAULT_TAPE		"/dev/tape"
+#define DEFAULT_TAPE "/dev/tape"
 #endif
 
 /* Everything the command line says; filled by main(), then const. */
 struct dump_opts {
 	int level;
-	const char *output;		/* -f (or $TAPE, DEFAULT_TAPE) */
-	int ntrec;			/* -b */
-	char label[LBLSIZE];		/* -L, empty: use the fs label */
+	const char *output; /* -f (or $TAPE, DEFAULT_TAPE) */
+	int ntrec; /* -b */
+	char label[LBLSIZE]; /* -L, empty: use the fs label */
 	int label_given;
-	int quiet;			/* -q */
-	int verbose;			/* -v */
-	int update;			/* -u */
-	int estimate_only;		/* -S */
-	const char *dumpdates;		/* -D */
-	const char *base_date;		/* -T, instead of dumpdates */
-	time_t base_ddate;		/* -T, parsed */
-	int honor_level;		/* -h */
-	uint32_t *excluded;		/* -e / -E inode numbers */
+	int quiet; /* -q */
+	int verbose; /* -v */
+	int update; /* -u */
+	int estimate_only; /* -S */
+	const char *dumpdates; /* -D */
+	const char *base_date; /* -T, instead of dumpdates */
+	time_t base_ddate; /* -T, parsed */
+	int honor_level; /* -h */
+	uint32_t *excluded; /* -e / -E inode numbers */
 	size_t nexcluded;
-	char *operand;			/* file system as given, one '/' cut */
+	char *operand; /* file system as given, one '/' cut */
 	/* Every operand: operand, then the further ones as given (files
 	 * and directories of a subset dump; refused after a file system). */
 	const char **operands;
 	int noperands;
-	int notify;			/* -n */
-	int all_media;			/* -a given */
-	int compress;			/* -z/-j/-y: enum compress_method */
-	int compress_level;		/* level given with -z/-j, 0: none */
-	long *volsize;			/* -B list, 1 KiB blocks */
+	int notify; /* -n */
+	int all_media; /* -a given */
+	int compress; /* -z/-j/-y: enum compress_method */
+	int compress_level; /* level given with -z/-j, 0: none */
+	long *volsize; /* -B list, 1 KiB blocks */
 	int nvolsize;
-	int multi;			/* -M */
-	long length_feet;		/* -s, 0: not given */
-	long density;			/* -d in bpi, 0: not given */
-	int cartridge;			/* -c */
-	const char *volscript;		/* -F, NULL: none */
-	int metadata_only;		/* -m */
-	const char *toc_file;		/* -A, NULL: none (qfa.c) */
-	const char *qfa_file;		/* -Q, NULL: none (qfa.c) */
-	int strict;			/* --strict: changed files fail */
+	int multi; /* -M */
+	long length_feet; /* -s, 0: not given */
+	long density; /* -d in bpi, 0: not given */
+	int cartridge; /* -c */
+	const char *volscript; /* -F, NULL: none */
+	int metadata_only; /* -m */
+	const char *toc_file; /* -A, NULL: none (qfa.c) */
+	const char *qfa_file; /* -Q, NULL: none (qfa.c) */
+	int strict; /* --strict: changed files fail */
 };
 
 /* The file system being dumped, as resolved from the operand. */
 struct dump_fs {
 	ext2_filsys fs;
-	char *device;			/* what the slaves pread */
-	char *filesys;			/* c_filesys text */
-	unsigned blocksize;		/* fs block size in bytes */
-	unsigned inode_size;		/* on-disk inode size */
-	ext2_ino_t maxino;		/* s_inodes_count + 1 */
+	char *device; /* what the slaves pread */
+	char *filesys; /* c_filesys text */
+	unsigned blocksize; /* fs block size in bytes */
+	unsigned inode_size; /* on-disk inode size */
+	ext2_ino_t maxino; /* s_inodes_count + 1 */
 	char volname[EXT2_LABEL_LEN + 1];
 };
 
 /* Inode bitmaps (bit n-1 is inode n, as in the archive maps). */
 struct dump_maps {
 	ext2_ino_t maxino;
-	size_t mapsize;			/* TAPE_MAPSIZE(maxino) bytes */
-	uint8_t *used;			/* TS_CLRI: allocated inodes */
-	uint8_t *dumped;		/* TS_BITS: inodes on this dump */
-	uint8_t *dirs;			/* candidate directories */
-	uint8_t *excluded;		/* -e/-E, nodump, journal, resize */
-	uint8_t *metaonly;		/* -m: inode without its data */
-	uint64_t estimate;		/* tape blocks, as 0.4b47 estimates */
+	size_t mapsize; /* TAPE_MAPSIZE(maxino) bytes */
+	uint8_t *used; /* TS_CLRI: allocated inodes */
+	uint8_t *dumped; /* TS_BITS: inodes on this dump */
+	uint8_t *dirs; /* candidate directories */
+	uint8_t *excluded; /* -e/-E, nodump, journal, resize */
+	uint8_t *metaonly; /* -m: inode without its data */
+	uint64_t estimate; /* tape blocks, as 0.4b47 estimates */
 };
 
-static inline int map_test(const uint8_t *m, ext2_ino_t ino)
+static inline int
+map_test(const uint8_t *m, ext2_ino_t ino)
 {
 	return (m[(ino - 1) / 8] >> ((ino - 1) % 8)) & 1;
 }
 
-static inline void map_set(uint8_t *m, ext2_ino_t ino)
+static inline void
+map_set(uint8_t *m, ext2_ino_t ino)
 {
 	m[(ino - 1) / 8] |= (uint8_t)(1u << ((ino - 1) % 8));
 }
 
-static inline void map_clear(uint8_t *m, ext2_ino_t ino)
+static inline void
+map_clear(uint8_t *m, ext2_ino_t ino)
 {
-	m[(ino - 1) / 8] &= (uint8_t)~(1u << ((ino - 1) % 8));
+	m[(ino - 1) / 8] &= (uint8_t) ~(1u << ((ino - 1) % 8));
 }
 
 /* options.c */
@@ -126,8 +129,7 @@ void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
 void traverse_free_maps(struct dump_maps *maps);
 void traverse_dump_maps(const struct dump_fs *dfs,
 			const struct dump_maps *maps);
-void traverse_dump_inodes(const struct dump_opts *o,
-			  const struct dump_fs *dfs,
+void traverse_dump_inodes(const struct dump_opts *o, const struct dump_fs *dfs,
 			  const struct dump_maps *maps, int dirs);
 
 /* inode.c */
@@ -170,11 +172,11 @@ void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
  * operands into the map of inodes pass I may visit; traverse.c runs the
  * passes over that map only. */
 struct dump_subset {
-	char *device;			/* device of the mounted file system */
-	char *mountpoint;		/* where it is mounted */
-	char *filesys;			/* c_filesys: "<mnt> (dir <path>)" */
-	dev_t dev;			/* st_dev of the files on it */
-	const char *const *paths;	/* the operands (struct dump_opts) */
+	char *device; /* device of the mounted file system */
+	char *mountpoint; /* where it is mounted */
+	char *filesys; /* c_filesys: "<mnt> (dir <path>)" */
+	dev_t dev; /* st_dev of the files on it */
+	const char *const *paths; /* the operands (struct dump_opts) */
 	int npaths;
 };
 
@@ -200,7 +202,7 @@ int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
 
 /* itime.c */
 struct itime_rec {
-	char *ident;			/* the file-system argument as given */
+	char *ident; /* the file-system argument as given */
 	int level;
 	time_t date;
 };
@@ -211,8 +213,8 @@ struct itime_list {
 int itime_load(const char *path, struct itime_list *l);
 void itime_free(struct itime_list *l);
 struct itime_base {
-	time_t ddate;			/* 0: no base (level 0) */
-	int level;			/* level of the base dump */
+	time_t ddate; /* 0: no base (level 0) */
+	int level; /* level of the base dump */
 	int found;
 };
 void itime_read(const struct dump_opts *o, struct itime_base *base);
@@ -227,7 +229,7 @@ void optr_fs_error(long code, const char *what, const char *obj);
 void optr_ino_error(long code, const char *what, ext2_ino_t ino);
 void optr_damage_setup(ext2_ino_t maxino);
 void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void optr_damage_add(unsigned long n);
 unsigned long optr_damage_summary(void);
 void optr_progress_start(uint64_t estimate);

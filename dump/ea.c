@@ -17,30 +17,34 @@
 #include "xalloc.h"
 
 /* Layout of an on-disk EA entry (ext2_ext_attr_entry), little-endian. */
-#define EA_ENTRY_HDRLEN		16
-#define EA_OFF_NAME_LEN		0
-#define EA_OFF_NAME_INDEX	1
-#define EA_OFF_VALUE_OFFS	2
-#define EA_OFF_VALUE_SIZE	8
-#define EA_PAD			4
-#define EA_ENTRY_LEN(namelen) \
-	(((size_t)(namelen) + EA_ENTRY_HDRLEN + EA_PAD - 1) & ~(size_t)(EA_PAD - 1))
-#define EA_MAGIC_LEN		4
-#define EA_INDEX_SYSTEM		7	/* "system." prefix */
-#define EA_INLINE_NAME		"data"	/* system.data holds inline data */
+#define EA_ENTRY_HDRLEN	  16
+#define EA_OFF_NAME_LEN	  0
+#define EA_OFF_NAME_INDEX 1
+#define EA_OFF_VALUE_OFFS 2
+#define EA_OFF_VALUE_SIZE 8
+#define EA_PAD		  4
+#define EA_ENTRY_LEN(namelen)                                                  \
+	(((size_t)(namelen) + EA_ENTRY_HDRLEN + EA_PAD - 1) &                  \
+	 ~(size_t)(EA_PAD - 1))
+#define EA_MAGIC_LEN	4
+#define EA_INDEX_SYSTEM 7 /* "system." prefix */
+#define EA_INLINE_NAME	"data" /* system.data holds inline data */
 
-static uint32_t get_le32(const uint8_t *p)
+static uint32_t
+get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	    (uint32_t)p[3] << 24;
 }
 
-static uint16_t get_le16(const uint8_t *p)
+static uint16_t
+get_le16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
+static void
+put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
@@ -48,13 +52,14 @@ static void put_le32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v >> 24);
 }
 
-static int is_inline_entry(const uint8_t *e)
+static int
+is_inline_entry(const uint8_t *e)
 {
 	size_t nl = e[EA_OFF_NAME_LEN];
 
 	return e[EA_OFF_NAME_INDEX] == EA_INDEX_SYSTEM &&
-	       nl == strlen(EA_INLINE_NAME) &&
-	       memcmp(e + EA_ENTRY_HDRLEN, EA_INLINE_NAME, nl) == 0;
+	    nl == strlen(EA_INLINE_NAME) &&
+	    memcmp(e + EA_ENTRY_HDRLEN, EA_INLINE_NAME, nl) == 0;
 }
 
 /*
@@ -63,7 +68,8 @@ static int is_inline_entry(const uint8_t *e)
  * entry, which does not move); the dropped value is zeroed.  Returns the
  * number of entries kept.
  */
-static size_t strip_inline_entry(uint8_t *p, size_t len)
+static size_t
+strip_inline_entry(uint8_t *p, size_t len)
 {
 	uint8_t *tmp = xcalloc(len, 1);
 	size_t in = EA_MAGIC_LEN, out = 0, kept = 0, elen;
@@ -75,8 +81,8 @@ static size_t strip_inline_entry(uint8_t *p, size_t len)
 		if (in + elen > len)
 			break;
 		if (is_inline_entry(p + in)) {
-			size_t voff = EA_MAGIC_LEN +
-				      get_le16(p + in + EA_OFF_VALUE_OFFS);
+			size_t voff =
+			    EA_MAGIC_LEN + get_le16(p + in + EA_OFF_VALUE_OFFS);
 			size_t vsz = get_le32(p + in + EA_OFF_VALUE_SIZE);
 
 			if (voff <= len && vsz <= len - voff)
@@ -96,8 +102,9 @@ static size_t strip_inline_entry(uint8_t *p, size_t len)
 	return kept;
 }
 
-static void ea_record(ext2_ino_t ino, const struct tape_dinode *d,
-		      uint64_t size, size_t nblocks)
+static void
+ea_record(ext2_ino_t ino, const struct tape_dinode *d, uint64_t size,
+	  size_t nblocks)
 {
 	union u_spcl h;
 	size_t i;
@@ -113,9 +120,9 @@ static void ea_record(ext2_ino_t ino, const struct tape_dinode *d,
 	tape_header(&h);
 }
 
-static void ea_inode(const struct dump_opts *o, const struct dump_fs *dfs,
-		     ext2_ino_t ino, const struct ext2_inode_large *in,
-		     const struct tape_dinode *d)
+static void
+ea_inode(const struct dump_opts *o, const struct dump_fs *dfs, ext2_ino_t ino,
+	 const struct ext2_inode_large *in, const struct tape_dinode *d)
 {
 	size_t isz = dfs->inode_size;
 	size_t start = EXT2_GOOD_OLD_INODE_SIZE + (size_t)in->i_extra_isize;
@@ -140,9 +147,9 @@ static void ea_inode(const struct dump_opts *o, const struct dump_fs *dfs,
 	free(buf);
 }
 
-void ea_dump(const struct dump_opts *o, const struct dump_fs *dfs,
-	     ext2_ino_t ino, const struct ext2_inode_large *in,
-	     const struct tape_dinode *d)
+void
+ea_dump(const struct dump_opts *o, const struct dump_fs *dfs, ext2_ino_t ino,
+	const struct ext2_inode_large *in, const struct tape_dinode *d)
 {
 	blk64_t blk;
 	size_t per = dfs->blocksize / TP_BSIZE;

@@ -21,7 +21,7 @@
 #include "tapeint.h"
 #include "xalloc.h"
 
-#define HIST_MIN_CAP	64
+#define HIST_MIN_CAP 64
 
 /* Drop the entries of records the writer has put on the medium. */
 static void
@@ -70,12 +70,12 @@ eom_keep(struct tape_state *ts)
 	h->ninline = ts->cur.ninline;
 	h->items = xreallocarray(NULL, ts->cur.nitems, sizeof(*ts->cur.items));
 	memcpy(h->items, ts->cur.items,
-	    ts->cur.nitems * sizeof(*ts->cur.items));
+	       ts->cur.nitems * sizeof(*ts->cur.items));
 	h->inline_data = NULL;
 	if (ts->cur.ninline > 0) {
 		h->inline_data = xreallocarray(NULL, ts->cur.ninline, TP_BSIZE);
 		memcpy(h->inline_data, ts->cur.inline_data,
-		    (size_t)ts->cur.ninline * TP_BSIZE);
+		       (size_t)ts->cur.ninline * TP_BSIZE);
 	}
 	h->at_start = ts->rec_start;
 }
@@ -114,7 +114,7 @@ eom_check(struct tape_state *ts, int *eom)
  */
 size_t
 eom_take_lost(struct tape_state *ts, uint64_t lost, int eom,
-    struct hist_rec **lost_recs)
+	      struct hist_rec **lost_recs)
 {
 	uint64_t r;
 	size_t nlost = 0;

@@ -52,12 +52,8 @@ fail_report(const struct tape_state *ts)
 		msg("End of tape detected\n");
 		report_write_error(ts, st);
 		return;
-	case RING_WRITER_WRITE:
-		report_write_error(ts, st);
-		return;
-	case RING_WRITER_PIPE:
-		msg("Broken pipe\n");
-		return;
+	case RING_WRITER_WRITE: report_write_error(ts, st); return;
+	case RING_WRITER_PIPE: msg("Broken pipe\n"); return;
 	case RING_WRITER_FSYNC:
 		msg("Cannot flush output \"%s\": %s\n", ts->cfg.output,
 		    strerror(st->err));
@@ -71,8 +67,7 @@ fail_report(const struct tape_state *ts)
 		msg("internal error in the output pipeline at record %ju: %s\n",
 		    (uintmax_t)st->record, strerror(st->err));
 		return;
-	default:
-		break;
+	default: break;
 	}
 	for (i = 0; i < NHELPERS; i++) {
 		const char *who = i == WRITER_IDX ? "writer" : "slave";

@@ -29,12 +29,13 @@
 #include "optr.h"
 #include "xalloc.h"
 
-#define MOUNTS_PATH	"/proc/self/mounts"
-#define FSTAB_PATH	"/etc/fstab"
+#define MOUNTS_PATH "/proc/self/mounts"
+#define FSTAB_PATH  "/etc/fstab"
 
-static const char *const ext_types[] = { "ext2", "ext3", "ext4", NULL };
+static const char *const ext_types[] = {"ext2", "ext3", "ext4", NULL};
 
-static int is_ext_type(const char *t)
+static int
+is_ext_type(const char *t)
 {
 	size_t i;
 
@@ -44,19 +45,22 @@ static int is_ext_type(const char *t)
 	return 0;
 }
 
-static int is_tag(const char *s)
+static int
+is_tag(const char *s)
 {
 	return strncmp(s, "LABEL=", 6) == 0 || strncmp(s, "UUID=", 5) == 0;
 }
 
 /* LABEL=/UUID= to a device name (malloced), or NULL. */
-static char *resolve_tag(const char *s)
+static char *
+resolve_tag(const char *s)
 {
 	return blkid_evaluate_tag(s, NULL, NULL);
 }
 
 /* Whether name equals path, also ignoring a leading '/' of path. */
-static int same_name(const char *name, const char *path)
+static int
+same_name(const char *name, const char *path)
 {
 	if (strcmp(name, path) == 0)
 		return 1;
@@ -67,8 +71,8 @@ static int same_name(const char *name, const char *path)
  * Look name up in one mount table; on a match fill device and mount
  * point (malloced) and return 1.
  */
-static int search_table(const char *table, const char *name, char **dev,
-			char **dir)
+static int
+search_table(const char *table, const char *name, char **dev, char **dir)
 {
 	FILE *f;
 	struct mntent *m;
@@ -99,10 +103,11 @@ static int search_table(const char *table, const char *name, char **dev,
 	return found;
 }
 
-static int search_mounts(const char *name, char **dev, char **dir)
+static int
+search_mounts(const char *name, char **dev, char **dir)
 {
 	return search_table(MOUNTS_PATH, name, dev, dir) ||
-	       search_table(FSTAB_PATH, name, dev, dir);
+	    search_table(FSTAB_PATH, name, dev, dir);
 }
 
 /*
@@ -115,16 +120,16 @@ static int search_mounts(const char *name, char **dev, char **dir)
  * itself. */
 static errcode_t open_err;
 
-static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
-		   int flush)
+static int
+open_fs(const char *device, ext2_filsys *fsp, int quiet_magic, int flush)
 {
 	errcode_t rc;
 	ext2_filsys fs;
 
 	if (flush)
 		mountsync_flush(device);
-	rc = ext2fs_open2(device, NULL, EXT2_FLAG_64BITS, 0, 0,
-			  unix_io_manager, &fs);
+	rc = ext2fs_open2(device, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager,
+			  &fs);
 	/* From here on a checksum mismatch in an inode, directory or
 	 * extent block is reported where it matters, not fatal: the dump
 	 * saves what is there. */
@@ -148,7 +153,8 @@ static int open_fs(const char *device, ext2_filsys *fsp, int quiet_magic,
 	return 0;
 }
 
-static void fill_fs(struct dump_fs *dfs, ext2_filsys fs)
+static void
+fill_fs(struct dump_fs *dfs, ext2_filsys fs)
 {
 	dfs->fs = fs;
 	dfs->blocksize = fs->blocksize;
@@ -160,7 +166,8 @@ static void fill_fs(struct dump_fs *dfs, ext2_filsys fs)
 }
 
 /* Whether a regular file holds a file system we can dump. */
-static int is_image(const char *name, const struct stat *st)
+static int
+is_image(const char *name, const struct stat *st)
 {
 	ext2_filsys fs;
 
@@ -171,7 +178,8 @@ static int is_image(const char *name, const struct stat *st)
 }
 
 /* Whether mount point dir contains path (at a component boundary). */
-static size_t mount_prefix(const char *dir, const char *path)
+static size_t
+mount_prefix(const char *dir, const char *path)
 {
 	size_t n = strlen(dir);
 
@@ -187,7 +195,8 @@ static size_t mount_prefix(const char *dir, const char *path)
  * the later of equal ones (it covers the earlier).  Only an ext2/3/4
  * mount counts; fills device and mount point (malloced).
  */
-static int holding_mount(const char *path, char **dev, char **dir)
+static int
+holding_mount(const char *path, char **dev, char **dir)
 {
 	FILE *f = setmntent(MOUNTS_PATH, "r");
 	struct mntent *m;
@@ -220,7 +229,8 @@ static int holding_mount(const char *path, char **dev, char **dir)
 /* The operand as an absolute path without symlinks, or, when it does
  * not exist, made absolute as written (0.4b47 then still takes it for
  * a subset and fails in pass I). */
-static char *absolute_name(const char *name, int exists)
+static char *
+absolute_name(const char *name, int exists)
 {
 	char cwd[PATH_MAX], *abs;
 	size_t len;
@@ -243,7 +253,8 @@ static char *absolute_name(const char *name, int exists)
  * file or directory (existing or not) below the mount point of a
  * mounted ext2/3/4 file system.  Quiet: errors are fsopen_resolve's.
  */
-int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
+int
+fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
 {
 	char *dev = NULL, *dir = NULL, *abs;
 	struct stat st, mst;
@@ -259,8 +270,9 @@ int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
 		return 0;
 	}
 	exists = stat(o->operand, &st) == 0;
-	if (exists && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ||
-		       is_image(o->operand, &st)))
+	if (exists &&
+	    (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode) ||
+	     is_image(o->operand, &st)))
 		return 0;
 	/* Only absolute names that do not exist: a relative one may still
 	 * be a device name (0.4b47 tries to open it as one). */
@@ -297,23 +309,25 @@ int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub)
  * that is no ext2/3/4 and so is taken for a file in "/"): name the
  * operand too, in 0.4b47's "Cannot open" shape.
  */
-static void subset_open_failed(const struct dump_subset *sub)
+static void
+subset_open_failed(const struct dump_subset *sub)
 {
 	const char *what = sub->paths[0];
 	struct stat st;
 
 	if (open_err == 0)
-		return;		/* open_fs has said why */
+		return; /* open_fs has said why */
 	if (stat(what, &st) == 0 && S_ISREG(st.st_mode))
 		msg("Cannot open %s, the file system holding %s (which is "
-		    "not an ext2/3/4 image): %s\n", sub->device, what,
-		    error_message(open_err));
+		    "not an ext2/3/4 image): %s\n",
+		    sub->device, what, error_message(open_err));
 	else
 		msg("Cannot open %s, the file system holding %s: %s\n",
 		    sub->device, what, error_message(open_err));
 }
 
-int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
+int
+fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
 {
 	ext2_filsys fs;
 
@@ -327,7 +341,8 @@ int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
 	return 0;
 }
 
-void fsopen_free_subset(struct dump_subset *sub)
+void
+fsopen_free_subset(struct dump_subset *sub)
 {
 	free(sub->device);
 	free(sub->mountpoint);
@@ -339,7 +354,8 @@ void fsopen_free_subset(struct dump_subset *sub)
  * Resolve o->operand.  Prints its own message and returns -1 when the
  * operand cannot be dumped.
  */
-int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
+int
+fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 {
 	char *name, *dev = NULL, *dir = NULL;
 	char abs[PATH_MAX];
@@ -383,7 +399,8 @@ int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 	if (open_fs(name, &fs, S_ISREG(st.st_mode), 1) < 0) {
 		if (S_ISREG(st.st_mode))
 			msg("%s is neither an ext2/3/4 file system image nor "
-			    "on a mounted ext2/3/4 file system\n", name);
+			    "on a mounted ext2/3/4 file system\n",
+			    name);
 		free(name);
 		return -1;
 	}
@@ -393,7 +410,8 @@ int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 	return 0;
 }
 
-void fsopen_close(struct dump_fs *dfs)
+void
+fsopen_close(struct dump_fs *dfs)
 {
 	if (dfs->fs != NULL)
 		ext2fs_close_free(&dfs->fs);

@@ -13,13 +13,15 @@
 
 static union u_spcl ident_tmpl;
 
-void inode_set_ident(const union u_spcl *ident)
+void
+inode_set_ident(const union u_spcl *ident)
 {
 	ident_tmpl = *ident;
 }
 
 /* A fresh header carrying only the dump's identity fields. */
-void inode_new_header(union u_spcl *h, int type, ext2_ino_t ino)
+void
+inode_new_header(union u_spcl *h, int type, ext2_ino_t ino)
 {
 	const struct s_spcl *t = &ident_tmpl.s_spcl;
 	struct s_spcl *s = &h->s_spcl;

@@ -29,49 +29,49 @@
 #include "xalloc.h"
 
 #define USEC_PER_NSEC_DIV	1000
-#define EXTRA_EPOCH_BITS	2	/* low bits of *_extra: epoch */
-#define FS_BLOCKS_PER_CHUNK_DIV	4	/* 0.4b47 maps fs_block/4 blocks */
+#define EXTRA_EPOCH_BITS	2 /* low bits of *_extra: epoch */
+#define FS_BLOCKS_PER_CHUNK_DIV 4 /* 0.4b47 maps fs_block/4 blocks */
 /* Unreadable extent tree nodes tried past before a file's walk stops. */
-#define EXTENT_ERRORS_MAX	1024
+#define EXTENT_ERRORS_MAX 1024
 
 /* A run of contiguous allocated fs blocks of one file. */
 struct run {
 	uint64_t lblk;
 	uint64_t pblk;
 	uint64_t len;
-	size_t seq;		/* order found in, to sort stably */
+	size_t seq; /* order found in, to sort stably */
 };
 
 /* What was wrong with a file's block list (struct runlist.damage). */
-#define DMG_ORDER	1	/* extents out of logical order */
-#define DMG_OVERLAP	2	/* logical blocks mapped twice */
-#define DMG_RANGE	4	/* block numbers outside the file system */
+#define DMG_ORDER   1 /* extents out of logical order */
+#define DMG_OVERLAP 2 /* logical blocks mapped twice */
+#define DMG_RANGE   4 /* block numbers outside the file system */
 
 struct runlist {
 	struct run *r;
 	size_t n, cap;
-	uint64_t limit;		/* fs blocks covered by the file size */
-	uint64_t first, end;	/* blocks a file may map: [first, end) */
-	uint64_t prev_lblk;	/* of the last extent found */
-	int found;		/* any extent found yet */
-	unsigned damage;	/* DMG_* */
+	uint64_t limit; /* fs blocks covered by the file size */
+	uint64_t first, end; /* blocks a file may map: [first, end) */
+	uint64_t prev_lblk; /* of the last extent found */
+	int found; /* any extent found yet */
+	unsigned damage; /* DMG_* */
 };
 
 /* Microseconds of a time whose *_extra field lies inside the inode. */
-static uint32_t extra_usec(const struct ext2_inode_large *in,
-			   unsigned inode_size, size_t field_off,
-			   uint32_t extra)
+static uint32_t
+extra_usec(const struct ext2_inode_large *in, unsigned inode_size,
+	   size_t field_off, uint32_t extra)
 {
 	if (inode_size <= EXT2_GOOD_OLD_INODE_SIZE ||
 	    field_off + sizeof(uint32_t) >
-	    (size_t)EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize)
+		(size_t)EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize)
 		return 0;
 	return (extra >> EXTRA_EPOCH_BITS) / USEC_PER_NSEC_DIV;
 }
 
-void inode_fill_dinode(const struct dump_fs *dfs,
-		       const struct ext2_inode_large *in,
-		       struct tape_dinode *d)
+void
+inode_fill_dinode(const struct dump_fs *dfs, const struct ext2_inode_large *in,
+		  struct tape_dinode *d)
 {
 	unsigned isz = dfs->inode_size;
 
@@ -84,17 +84,18 @@ void inode_fill_dinode(const struct dump_fs *dfs,
 	d->di_atime.tv_sec = in->i_atime;
 	d->di_mtime.tv_sec = in->i_mtime;
 	d->di_ctime.tv_sec = in->i_ctime;
-	d->di_atime.tv_usec = extra_usec(in, isz,
-		offsetof(struct ext2_inode_large, i_atime_extra),
-		in->i_atime_extra);
-	d->di_mtime.tv_usec = extra_usec(in, isz,
-		offsetof(struct ext2_inode_large, i_mtime_extra),
-		in->i_mtime_extra);
-	d->di_ctime.tv_usec = extra_usec(in, isz,
-		offsetof(struct ext2_inode_large, i_ctime_extra),
-		in->i_ctime_extra);
+	d->di_atime.tv_usec = extra_usec(
+	    in, isz, offsetof(struct ext2_inode_large, i_atime_extra),
+	    in->i_atime_extra);
+	d->di_mtime.tv_usec = extra_usec(
+	    in, isz, offsetof(struct ext2_inode_large, i_mtime_extra),
+	    in->i_mtime_extra);
+	d->di_ctime.tv_usec = extra_usec(
+	    in, isz, offsetof(struct ext2_inode_large, i_ctime_extra),
+	    in->i_ctime_extra);
 	_Static_assert(sizeof(d->di_db) + sizeof(d->di_ib) ==
-		       sizeof(in->i_block), "i_block image size");
+			   sizeof(in->i_block),
+		       "i_block image size");
 	memcpy(d->di_db, in->i_block, sizeof(d->di_db));
 	memcpy(d->di_ib, (const char *)in->i_block + sizeof(d->di_db),
 	       sizeof(d->di_ib));
@@ -105,8 +106,8 @@ void inode_fill_dinode(const struct dump_fs *dfs,
 	d->di_gid = inode_gid(*in);
 }
 
-static void runlist_init(const struct dump_fs *dfs, struct runlist *rl,
-			 uint64_t size)
+static void
+runlist_init(const struct dump_fs *dfs, struct runlist *rl, uint64_t size)
 {
 	uint64_t b = dfs->blocksize;
 
@@ -126,8 +127,8 @@ static void runlist_init(const struct dump_fs *dfs, struct runlist *rl,
  * are dumped as holes, and noted as damage, since reading them would
  * fail or read what belongs to no file.
  */
-static void runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk,
-		     uint64_t len)
+static void
+runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk, uint64_t len)
 {
 	struct run *last;
 	uint64_t cut;
@@ -174,7 +175,8 @@ static void runs_add(struct runlist *rl, uint64_t lblk, uint64_t pblk,
 	rl->n++;
 }
 
-static int run_cmp(const void *a, const void *b)
+static int
+run_cmp(const void *a, const void *b)
 {
 	const struct run *x = a, *y = b;
 
@@ -189,7 +191,8 @@ static int run_cmp(const void *a, const void *b)
  * found, for equal starts) keeps it, which is what libext2fs's lookup
  * (debugfs) and dump 0.4b47 read there.
  */
-static void runs_finish(struct runlist *rl)
+static void
+runs_finish(struct runlist *rl)
 {
 	size_t i, w = 0;
 	uint64_t end = 0, cut;
@@ -218,16 +221,20 @@ static void runs_finish(struct runlist *rl)
 	rl->n = w;
 }
 
-static void runs_report(ext2_ino_t ino, const struct runlist *rl)
+static void
+runs_report(ext2_ino_t ino, const struct runlist *rl)
 {
 	if (rl->damage & DMG_ORDER)
-		optr_damage(ino, 0, "extents out of logical order; "
+		optr_damage(ino, 0,
+			    "extents out of logical order; "
 			    "dumped in logical order");
 	if (rl->damage & DMG_OVERLAP)
-		optr_damage(ino, 0, "extents overlap; each block dumped "
+		optr_damage(ino, 0,
+			    "extents overlap; each block dumped "
 			    "from the extent starting first");
 	if (rl->damage & DMG_RANGE)
-		optr_damage(ino, 0, "block numbers outside the file system; "
+		optr_damage(ino, 0,
+			    "block numbers outside the file system; "
 			    "those blocks dumped as zeros");
 }
 
@@ -238,8 +245,9 @@ static void runs_report(ext2_ino_t ino, const struct runlist *rl)
  * the walk goes on with the next entry.  Bounded, as a damaged tree
  * could be any size.
  */
-static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
-			      struct ext2_inode_large *in, struct runlist *rl)
+static void
+runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
+		  struct ext2_inode_large *in, struct runlist *rl)
 {
 	ext2_extent_handle_t h;
 	struct ext2fs_extent e;
@@ -248,7 +256,8 @@ static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
 
 	rc = ext2fs_extent_open2(dfs->fs, ino, (struct ext2_inode *)in, &h);
 	if (rc != 0) {
-		optr_damage(ino, rc, "extent tree unreadable; file dumped "
+		optr_damage(ino, rc,
+			    "extent tree unreadable; file dumped "
 			    "as zeros");
 		return;
 	}
@@ -271,8 +280,10 @@ static void runs_from_extents(const struct dump_fs *dfs, ext2_ino_t ino,
 	}
 	ext2fs_extent_free(h);
 	if (bad != 0)
-		optr_damage(ino, first, "%u extent tree node(s) unreadable; "
-			    "the blocks below them dumped as zeros", bad);
+		optr_damage(ino, first,
+			    "%u extent tree node(s) unreadable; "
+			    "the blocks below them dumped as zeros",
+			    bad);
 }
 
 /* A walk of a block map (direct and indirect blocks). */
@@ -280,7 +291,7 @@ struct bmwalk {
 	const struct dump_fs *dfs;
 	ext2_ino_t ino;
 	struct runlist *rl;
-	uint64_t per;		/* block numbers per indirect block */
+	uint64_t per; /* block numbers per indirect block */
 };
 
 /*
@@ -290,8 +301,8 @@ struct bmwalk {
  * indirect block too low after a bad one.  A bad indirect block costs
  * the blocks it maps.
  */
-static void walk_ind(struct bmwalk *w, uint64_t blk, int depth,
-		     uint64_t lblk)
+static void
+walk_ind(struct bmwalk *w, uint64_t blk, int depth, uint64_t lblk)
 {
 	struct runlist *rl = w->rl;
 	uint64_t span = 1, i, b;
@@ -310,7 +321,8 @@ static void walk_ind(struct bmwalk *w, uint64_t blk, int depth,
 	buf = xmalloc(w->dfs->blocksize);
 	rc = io_channel_read_blk64(w->dfs->fs->io, blk, 1, buf);
 	if (rc != 0) {
-		optr_damage(w->ino, rc, "cannot read indirect block %llu; "
+		optr_damage(w->ino, rc,
+			    "cannot read indirect block %llu; "
 			    "the blocks it maps dumped as zeros",
 			    (unsigned long long)blk);
 		free(buf);
@@ -328,9 +340,9 @@ static void walk_ind(struct bmwalk *w, uint64_t blk, int depth,
 	free(buf);
 }
 
-static void runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
-			       const struct ext2_inode_large *in,
-			       struct runlist *rl)
+static void
+runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
+		   const struct ext2_inode_large *in, struct runlist *rl)
 {
 	struct bmwalk w;
 	uint64_t lblk = EXT2_NDIR_BLOCKS, span;
@@ -354,7 +366,8 @@ static void runs_from_blockmap(const struct dump_fs *dfs, ext2_ino_t ino,
 }
 
 /* Slots per header: 0.4b47 gathers fs_block/4 fs blocks at a time. */
-static uint64_t slots_per_header(const struct dump_fs *dfs)
+static uint64_t
+slots_per_header(const struct dump_fs *dfs)
 {
 	uint64_t per = dfs->blocksize / TP_BSIZE;
 	uint64_t n = dfs->blocksize / FS_BLOCKS_PER_CHUNK_DIV * per;
@@ -366,8 +379,9 @@ static uint64_t slots_per_header(const struct dump_fs *dfs)
  * Emit the headers and data of a block-mapped or extent-mapped file
  * (regular file or slow symlink).
  */
-static void dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
-		      const struct tape_dinode *d, const struct runlist *rl)
+static void
+dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
+	  const struct tape_dinode *d, const struct runlist *rl)
 {
 	uint64_t per = dfs->blocksize / TP_BSIZE;
 	uint64_t nslots = rl->limit * per, step = slots_per_header(dfs);
@@ -400,7 +414,8 @@ static void dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
 			if (end > b1)
 				end = b1;
 			tape_disk((rl->r[rj].pblk + start - rl->r[rj].lblk) *
-				  dfs->blocksize, (size_t)((end - start) * per));
+				      dfs->blocksize,
+				  (size_t)((end - start) * per));
 		}
 		if (nslots == 0)
 			break;
@@ -411,9 +426,10 @@ static void dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
  * Emit len bytes from memory as nslots all-present slots (the rest of
  * the last fs block zero-filled), one header's worth at a time.
  */
-static void dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
-			const struct tape_dinode *d, const void *data,
-			size_t len, uint64_t nslots)
+static void
+dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
+	    const struct tape_dinode *d, const void *data, size_t len,
+	    uint64_t nslots)
 {
 	uint64_t step = slots_per_header(dfs), s, k;
 	uint8_t *buf = xcalloc((size_t)step, TP_BSIZE);
@@ -442,7 +458,8 @@ static void dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
 	free(buf);
 }
 
-static uint64_t slots_for_size(const struct dump_fs *dfs, uint64_t size)
+static uint64_t
+slots_for_size(const struct dump_fs *dfs, uint64_t size)
 {
 	uint64_t b = dfs->blocksize;
 
@@ -454,8 +471,9 @@ static uint64_t slots_for_size(const struct dump_fs *dfs, uint64_t size)
  * larger i_size than the data found there is damage: the dump records
  * the size it can vouch for.
  */
-static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
-			struct ext2_inode_large *in, struct tape_dinode *d)
+static void
+dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
+	    struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	size_t sz = 0;
 	void *buf = NULL;
@@ -472,7 +490,8 @@ static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
 		sz = 0;
 	}
 	if (d->di_size > sz) {
-		optr_damage(ino, 0, "size %llu but %zu bytes of inline data; "
+		optr_damage(ino, 0,
+			    "size %llu but %zu bytes of inline data; "
 			    "dumped as %zu bytes",
 			    (unsigned long long)d->di_size, sz, sz);
 		d->di_size = sz;
@@ -488,25 +507,28 @@ static void dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
  * otherwise.  A larger i_size is damage; dumping it would write headers
  * for terabytes of holes.
  */
-static uint64_t max_file_size(const struct dump_fs *dfs, int extents)
+static uint64_t
+max_file_size(const struct dump_fs *dfs, int extents)
 {
 	uint64_t b = dfs->blocksize, per = b / sizeof(uint32_t);
-	uint64_t blocks = extents ? (uint64_t)1 << 32
-				  : TAPE_NDADDR + per + per * per +
-				    per * per * per;
+	uint64_t blocks = extents
+	    ? (uint64_t)1 << 32
+	    : TAPE_NDADDR + per + per * per + per * per * per;
 
 	return blocks * b;
 }
 
-static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
-		      struct ext2_inode_large *in, struct tape_dinode *d)
+static void
+dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
+	  struct ext2_inode_large *in, struct tape_dinode *d)
 {
 	struct runlist rl;
 	int extents = (in->i_flags & EXT4_EXTENTS_FL) != 0;
 	uint64_t max = max_file_size(dfs, extents);
 
 	if (d->di_size > max) {
-		optr_damage(ino, 0, "size %llu is beyond the file system's "
+		optr_damage(ino, 0,
+			    "size %llu is beyond the file system's "
 			    "limit; dumped as %llu bytes",
 			    (unsigned long long)d->di_size,
 			    (unsigned long long)max);
@@ -516,8 +538,8 @@ static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
 	if (rl.limit != 0) {
 		if (extents)
 			runs_from_extents(dfs, ino, in, &rl);
-		else if (ext2fs_inode_has_valid_blocks2(dfs->fs,
-						(struct ext2_inode *)in))
+		else if (ext2fs_inode_has_valid_blocks2(
+			     dfs->fs, (struct ext2_inode *)in))
 			runs_from_blockmap(dfs, ino, in, &rl);
 	}
 	runs_finish(&rl);
@@ -526,9 +548,10 @@ static void dump_file(const struct dump_fs *dfs, ext2_ino_t ino,
 	free(rl.r);
 }
 
-static void dump_directory(const struct dump_fs *dfs,
-			   const struct dump_maps *maps, ext2_ino_t ino,
-			   struct ext2_inode_large *in, struct tape_dinode *d)
+static void
+dump_directory(const struct dump_fs *dfs, const struct dump_maps *maps,
+	       ext2_ino_t ino, struct ext2_inode_large *in,
+	       struct tape_dinode *d)
 {
 	size_t len = 0, off;
 	uint8_t *img = dirconv_convert(dfs, maps, ino, in, &len);
@@ -556,9 +579,10 @@ static void dump_directory(const struct dump_fs *dfs,
 }
 
 /* in is not const only because libext2fs's readers take it so. */
-void inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
-		const struct dump_maps *maps, ext2_ino_t ino,
-		struct ext2_inode_large *in)
+void
+inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+	   const struct dump_maps *maps, ext2_ino_t ino,
+	   struct ext2_inode_large *in)
 {
 	struct tape_dinode d;
 	uint16_t mode = in->i_mode;

@@ -30,34 +30,36 @@
 #include "xalloc.h"
 #include "xio.h"
 
-#define LINE_MAX_LEN	8192	/* longer than BUFSIZ, as 0.4b47 reads */
+#define LINE_MAX_LEN	8192 /* longer than BUFSIZ, as 0.4b47 reads */
 #define IDENT_MAX	4096
-#define DATE_MON_COL	4	/* fixed columns of the date text */
+#define DATE_MON_COL	4 /* fixed columns of the date text */
 #define DATE_DAY_COL	8
 #define DATE_HOUR_COL	11
 #define DATE_MIN_COL	14
 #define DATE_SEC_COL	17
 #define DATE_YEAR_COL	20
 #define DATE_TZ_COL	25
-#define DATE_MIN_LEN	24	/* asctime text without the newline */
-#define DATE_TZ_MIN_LEN	30	/* text + " +hhmm" + newline */
+#define DATE_MIN_LEN	24 /* asctime text without the newline */
+#define DATE_TZ_MIN_LEN 30 /* text + " +hhmm" + newline */
 #define TM_YEAR_BASE	1900
 #define SECS_PER_HOUR	3600
 #define SECS_PER_MIN	60
 #define TZ_HOUR_DIV	100
 #define TMP_SUFFIX	".XXXXXX"
-#define CREATE_MODE	0666	/* made empty by -u: the umask decides */
+#define CREATE_MODE	0666 /* made empty by -u: the umask decides */
 
 static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
-static long num_at(const char *s, size_t col)
+static long
+num_at(const char *s, size_t col)
 {
 	return strtol(s + col, NULL, 10);
 }
 
 /* Parse the date part of a line (doc/dumpdates.md 2.4, steps 3 to 5); also
  * the -T argument, which has the same syntax. */
-int itime_parse_date(const char *s, time_t *out)
+int
+itime_parse_date(const char *s, time_t *out)
 {
 	struct tm tm;
 	const char *m;
@@ -83,9 +85,10 @@ int itime_parse_date(const char *s, time_t *out)
 
 		tz = num_at(s, DATE_TZ_COL);
 		mag = tz < 0 ? -tz : tz;
-		*out = timegm(&tm) - (tz < 0 ? -1 : 1) *
-		       ((mag / TZ_HOUR_DIV) * SECS_PER_HOUR +
-			(mag % TZ_HOUR_DIV) * SECS_PER_MIN);
+		*out = timegm(&tm) -
+		    (tz < 0 ? -1 : 1) *
+			((mag / TZ_HOUR_DIV) * SECS_PER_HOUR +
+			 (mag % TZ_HOUR_DIV) * SECS_PER_MIN);
 	} else {
 		tm.tm_isdst = -1;
 		*out = mktime(&tm);
@@ -95,7 +98,8 @@ int itime_parse_date(const char *s, time_t *out)
 }
 
 /* Parse one line; -1 if it is not a valid record. */
-static int parse_line(char *line, struct itime_rec *r)
+static int
+parse_line(char *line, struct itime_rec *r)
 {
 	char *sp = strchr(line, ' '), *p;
 	long lvl;
@@ -116,7 +120,8 @@ static int parse_line(char *line, struct itime_rec *r)
 	return 0;
 }
 
-static void read_records(FILE *f, const char *path, struct itime_list *l)
+static void
+read_records(FILE *f, const char *path, struct itime_list *l)
 {
 	char line[LINE_MAX_LEN];
 	struct itime_rec r;
@@ -134,7 +139,8 @@ static void read_records(FILE *f, const char *path, struct itime_list *l)
 	}
 }
 
-void itime_free(struct itime_list *l)
+void
+itime_free(struct itime_list *l)
 {
 	size_t i;
 
@@ -148,7 +154,8 @@ void itime_free(struct itime_list *l)
  * All valid records of path (up to the first bad line), read under a
  * shared lock.  A missing file gets 0.4b47's warning; returns -1 then.
  */
-int itime_load(const char *path, struct itime_list *l)
+int
+itime_load(const char *path, struct itime_list *l)
 {
 	struct flock fl;
 	FILE *f;
@@ -168,7 +175,8 @@ int itime_load(const char *path, struct itime_list *l)
 	return 0;
 }
 
-void itime_read(const struct dump_opts *o, struct itime_base *base)
+void
+itime_read(const struct dump_opts *o, struct itime_base *base)
 {
 	struct itime_list l;
 	struct stat st;
@@ -205,7 +213,8 @@ void itime_read(const struct dump_opts *o, struct itime_base *base)
 }
 
 /* "<ident> <level> <asctime> <+hhmm>\n" in the current local zone. */
-static int write_record(FILE *f, const struct itime_rec *r)
+static int
+write_record(FILE *f, const struct itime_rec *r)
 {
 	struct tm tm;
 	char date[64];
@@ -218,11 +227,14 @@ static int write_record(FILE *f, const struct itime_rec *r)
 	mag = off < 0 ? -off : off;
 	return fprintf(f, "%s %d %s %c%02ld%02ld\n", r->ident, r->level, date,
 		       off < 0 ? '-' : '+', mag / SECS_PER_HOUR,
-		       (mag % SECS_PER_HOUR) / SECS_PER_MIN) < 0 ? -1 : 0;
+		       (mag % SECS_PER_HOUR) / SECS_PER_MIN) < 0
+	    ? -1
+	    : 0;
 }
 
 /* The new file's text in memory (malloc'ed); -1 if it cannot be made. */
-static int render(const struct itime_list *l, char **buf, size_t *len)
+static int
+render(const struct itime_list *l, char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 	size_t i;
@@ -246,7 +258,8 @@ static int render(const struct itime_list *l, char **buf, size_t *len)
  * again, until the locked file is the one the path names.  st gets its
  * status.  -1 with errno if it cannot be opened.
  */
-static int open_locked(const char *path, struct stat *st)
+static int
+open_locked(const char *path, struct stat *st)
 {
 	struct flock fl;
 	struct stat cur;
@@ -261,7 +274,7 @@ static int open_locked(const char *path, struct stat *st)
 		fl.l_whence = SEEK_SET;
 		while ((rc = fcntl(fd, F_SETLKW, &fl)) < 0 && errno == EINTR)
 			;
-		if (rc < 0)	/* e.g. no locks on this file system */
+		if (rc < 0) /* e.g. no locks on this file system */
 			msg("cannot lock %s: %s\n", path, strerror(errno));
 		if (fstat(fd, st) < 0) {
 			close(fd);
@@ -280,7 +293,8 @@ static int open_locked(const char *path, struct stat *st)
  * one name and no extended attributes (ACLs, security labels), which a
  * new file would not carry.  A symbolic link stays one.
  */
-static int replaceable(const char *path, int fd)
+static int
+replaceable(const char *path, int fd)
 {
 	struct stat st;
 
@@ -297,8 +311,9 @@ static int replaceable(const char *path, int fd)
  * cannot give the file its owner or group): the caller rewrites in
  * place then.  -1 on other errors, reported.
  */
-static int replace_file(const char *path, const struct stat *old,
-			const char *buf, size_t len)
+static int
+replace_file(const char *path, const struct stat *old, const char *buf,
+	     size_t len)
 {
 	size_t plen = strlen(path);
 	char *tmp = xmalloc(plen + sizeof(TMP_SUFFIX));
@@ -356,8 +371,9 @@ static int replace_file(const char *path, const struct stat *old,
  * why the rename is used wherever the directory allows.  (Padding longer
  * than a line can hold only makes a reader stop after the last record.)
  */
-static int rewrite_in_place(int fd, const char *path, const char *buf,
-			    size_t len, off_t old)
+static int
+rewrite_in_place(int fd, const char *path, const char *buf, size_t len,
+		 off_t old)
 {
 	char *pad;
 	int bad = 0;
@@ -368,7 +384,7 @@ static int rewrite_in_place(int fd, const char *path, const char *buf,
 		memset(pad + len - 1, ' ', (size_t)old - len);
 		pad[old - 1] = '\n';
 		bad = full_pwrite(fd, pad, (size_t)old, 0) != old ||
-		      fsync(fd) != 0 || ftruncate(fd, (off_t)len) != 0;
+		    fsync(fd) != 0 || ftruncate(fd, (off_t)len) != 0;
 		free(pad);
 	}
 	if (bad || full_pwrite(fd, buf, len, 0) != (ssize_t)len ||
@@ -380,8 +396,8 @@ static int rewrite_in_place(int fd, const char *path, const char *buf,
 }
 
 /* Give operand at level date in l: its record or a new one at the end. */
-static void set_record(struct itime_list *l, const struct dump_opts *o,
-		       time_t date)
+static void
+set_record(struct itime_list *l, const struct dump_opts *o, time_t date)
 {
 	size_t i;
 
@@ -401,7 +417,8 @@ static void set_record(struct itime_list *l, const struct dump_opts *o,
 	l->r[i].date = date;
 }
 
-int itime_update(const struct dump_opts *o, time_t date)
+int
+itime_update(const struct dump_opts *o, time_t date)
 {
 	struct itime_list l;
 	struct stat st;
@@ -425,7 +442,7 @@ int itime_update(const struct dump_opts *o, time_t date)
 	}
 	memset(&l, 0, sizeof(l));
 	read_records(f, o->dumpdates, &l);
-	if (ferror(f)) {	/* never write back a part of the records */
+	if (ferror(f)) { /* never write back a part of the records */
 		msg("cannot read %s: %s\n", o->dumpdates, strerror(errno));
 		itime_free(&l);
 		fclose(f);
@@ -437,14 +454,15 @@ int itime_update(const struct dump_opts *o, time_t date)
 	if (rc < 0) {
 		msg("cannot update %s: %s\n", o->dumpdates, strerror(errno));
 	} else {
-		rc = replaceable(o->dumpdates, fd) ?
-		     replace_file(o->dumpdates, &st, buf, len) : 1;
+		rc = replaceable(o->dumpdates, fd)
+		    ? replace_file(o->dumpdates, &st, buf, len)
+		    : 1;
 		if (rc == 1)
 			rc = rewrite_in_place(fd, o->dumpdates, buf, len,
 					      st.st_size);
 		free(buf);
 	}
-	if (fclose(f) != 0 && rc == 0) {	/* releases the lock */
+	if (fclose(f) != 0 && rc == 0) { /* releases the lock */
 		msg("cannot update %s: %s\n", o->dumpdates, strerror(errno));
 		rc = -1;
 	}

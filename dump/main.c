@@ -27,29 +27,31 @@
 #include "sig.h"
 #include "tape.h"
 
-#define BYTES_PER_MB	(1024.0 * 1024.0)
-#define RATIO_ROUND	0.0005		/* 0.4b47 rounds the ratio up */
+#define BYTES_PER_MB (1024.0 * 1024.0)
+#define RATIO_ROUND  0.0005 /* 0.4b47 rounds the ratio up */
 /* Tape-length estimate, as 0.4b47's: densities in bytes per 0.1",
  * lengths in feet, inter-record gaps in 0.1". */
-#define BPI_PER_DENSITY		10
-#define DEFAULT_DENSITY		160.0	/* 1600 bpi 9-track */
-#define CARTRIDGE_DENSITY	100.0	/* -c: 8000 bpi, as 0.4b47 counts */
-#define DENSITY_6250		625.0
-#define DEFAULT_FEET		2300L
-#define CARTRIDGE_FEET		1700L
-#define TENTHS_PER_FOOT		120.0	/* 12 inches of 10 tenths */
-#define CARTRIDGE_GAP_EST	15.48	/* streaming stop per record */
-#define GAP_6250_EST		3.0
-#define GAP_OTHER_EST		7.0
+#define BPI_PER_DENSITY	  10
+#define DEFAULT_DENSITY	  160.0 /* 1600 bpi 9-track */
+#define CARTRIDGE_DENSITY 100.0 /* -c: 8000 bpi, as 0.4b47 counts */
+#define DENSITY_6250	  625.0
+#define DEFAULT_FEET	  2300L
+#define CARTRIDGE_FEET	  1700L
+#define TENTHS_PER_FOOT	  120.0 /* 12 inches of 10 tenths */
+#define CARTRIDGE_GAP_EST 15.48 /* streaming stop per record */
+#define GAP_6250_EST	  3.0
+#define GAP_OTHER_EST	  7.0
 
-static void copy_field(char *dst, size_t size, const char *src)
+static void
+copy_field(char *dst, size_t size, const char *src)
 {
 	memset(dst, 0, size);
 	strncpy(dst, src, size - 1);
 }
 
-static void build_ident(const struct dump_opts *o, const struct dump_fs *dfs,
-			time_t date, time_t ddate, union u_spcl *id)
+static void
+build_ident(const struct dump_opts *o, const struct dump_fs *dfs, time_t date,
+	    time_t ddate, union u_spcl *id)
 {
 	char host[NAMELEN + 1];
 	const char *label = o->label;
@@ -71,8 +73,9 @@ static void build_ident(const struct dump_opts *o, const struct dump_fs *dfs,
 
 /* changed: files that changed as they were read; incomplete: the
  * dump fails under --strict (changed files or damage). */
-static void closing_messages(const struct dump_opts *o, time_t date,
-			     time_t start, uint64_t changed, int incomplete)
+static void
+closing_messages(const struct dump_opts *o, time_t date, time_t start,
+		 uint64_t changed, int incomplete)
 {
 	uint64_t blocks = tape_blocks(), ukb = 0, ckb = 0, rate = 0;
 	time_t now = time(NULL);
@@ -93,7 +96,7 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 	if (changed > 0)
 		msg("%llu file(s) changed as we read them\n",
 		    (unsigned long long)changed);
-	sig_check();	/* a late signal still leaves dumpdates alone */
+	sig_check(); /* a late signal still leaves dumpdates alone */
 	/* --strict: such an archive is no base for the next level. */
 	if (incomplete) {
 		if (o->update)
@@ -110,15 +113,16 @@ static void closing_messages(const struct dump_opts *o, time_t date,
 		msg("Wrote %llukB uncompressed, %llukB compressed, %1.3f:1\n",
 		    (unsigned long long)ukb, (unsigned long long)ckb,
 		    RATIO_ROUND + (double)ukb / (double)(ckb ? ckb : 1));
-	(void)qfa_close();	/* -Q, -A: errors are reported there */
+	(void)qfa_close(); /* -Q, -A: errors are reported there */
 	msg("DUMP IS DONE\n");
-	notify_operators("DUMP IS DONE!");	/* -n */
+	notify_operators("DUMP IS DONE!"); /* -n */
 }
 
 /* Passes III and IV through the end of the dump. */
-static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
-		     const struct dump_maps *maps,
-		     const struct tape_config *cfg, time_t start)
+static void
+run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
+	 const struct dump_maps *maps, const struct tape_config *cfg,
+	 time_t start)
 {
 	union u_spcl end;
 	uint64_t changed;
@@ -136,25 +140,26 @@ static void run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	traverse_dump_inodes(o, dfs, maps, 0);
 	damaged = optr_damage_summary();
 	inode_new_header(&end, TS_END, dfs->maxino - 1);
-	qfa_end_header(&end);	/* -A volume table */
+	qfa_end_header(&end); /* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
 	unreadable = tape_read_errors();
 	if (unreadable != 0)
 		msg("%lu unreadable range(s) reported above: dumped as "
-		    "zeros\n", unreadable);
+		    "zeros\n",
+		    unreadable);
 	changed = changes_finish();
-	incomplete = o->strict && (changed > 0 || damaged > 0 ||
-				   unreadable > 0);
+	incomplete =
+	    o->strict && (changed > 0 || damaged > 0 || unreadable > 0);
 	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed,
 			 incomplete);
 	if (incomplete)
 		exit(X_INCOMPLETE);
 }
 
-static void fill_tape_config(const struct dump_opts *o,
-			     const struct dump_fs *dfs,
-			     const union u_spcl *ident, struct tape_config *c)
+static void
+fill_tape_config(const struct dump_opts *o, const struct dump_fs *dfs,
+		 const union u_spcl *ident, struct tape_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->output = o->output;
@@ -175,9 +180,9 @@ static void fill_tape_config(const struct dump_opts *o,
 	c->volscript = o->volscript;
 }
 
-static void start_messages(const struct dump_opts *o,
-			   const struct dump_fs *dfs,
-			   const struct tape_config *cfg)
+static void
+start_messages(const struct dump_opts *o, const struct dump_fs *dfs,
+	       const struct tape_config *cfg)
 {
 	char name[PATH_MAX];
 	/* The header's copy, cut to its field as 0.4b47 prints it. */
@@ -199,8 +204,8 @@ static void start_messages(const struct dump_opts *o,
 			msg("Dumping %s (%s) to %s on host %s\n", dfs->device,
 			    filesys, path, remote.host);
 		else
-			msg("Dumping %s (%s) to %s\n", dfs->device,
-			    filesys, name);
+			msg("Dumping %s (%s) to %s\n", dfs->device, filesys,
+			    name);
 	}
 	traverse_report_fixed(o, dfs);
 	msg("Label: %s\n", cfg->ident->s_spcl.c_label);
@@ -220,12 +225,13 @@ static void start_messages(const struct dump_opts *o,
 
 /* Whether volumes end by size (-B) or computed tape length (-c/-d/-s):
  * on standard output they never do. */
-static int sized_volumes(const struct dump_opts *o)
+static int
+sized_volumes(const struct dump_opts *o)
 {
 	if (strcmp(o->output, "-") == 0)
 		return 0;
 	return o->nvolsize > 0 || o->cartridge || o->density != 0 ||
-	       o->length_feet != 0;
+	    o->length_feet != 0;
 }
 
 /*
@@ -233,7 +239,8 @@ static int sized_volumes(const struct dump_opts *o)
  * turn (the last size repeats, uncompressed sizes rounded down to whole
  * records), the rest as a fraction of the size at hand.
  */
-static double tapes_by_size(const struct dump_opts *o, uint64_t est)
+static double
+tapes_by_size(const struct dump_opts *o, uint64_t est)
 {
 	double rest = (double)est, tapes = 0.0, size;
 	int i = 0;
@@ -266,7 +273,8 @@ static double tapes_by_size(const struct dump_opts *o, uint64_t est)
  * 0.1", as 0.4b47 computes it.  The cartridge gap is fractional there, unlike
  * the whole tenths the writer counts per record.
  */
-static double tapes_by_length(const struct dump_opts *o, uint64_t est)
+static double
+tapes_by_length(const struct dump_opts *o, uint64_t est)
 {
 	double density, tsize, gap;
 
@@ -278,13 +286,14 @@ static double tapes_by_length(const struct dump_opts *o, uint64_t est)
 		tsize = (double)o->length_feet * TENTHS_PER_FOOT;
 	else
 		tsize = (double)(o->cartridge ? CARTRIDGE_FEET : DEFAULT_FEET) *
-			TENTHS_PER_FOOT;
+		    TENTHS_PER_FOOT;
 	if (o->cartridge)
 		gap = CARTRIDGE_GAP_EST;
 	else
 		gap = density == DENSITY_6250 ? GAP_6250_EST : GAP_OTHER_EST;
 	return ((double)est * TP_BSIZE / density +
-		(double)est / o->ntrec * gap) / tsize;
+		(double)est / o->ntrec * gap) /
+	    tsize;
 }
 
 /*
@@ -292,16 +301,16 @@ static double tapes_by_length(const struct dump_opts *o, uint64_t est)
  * "estimated N blocks on X.XX tape(s).", N then counting the header and
  * maps each further volume adds (as 0.4b47 counts).
  */
-static void estimate_message(const struct dump_opts *o,
-			     const struct dump_maps *maps)
+static void
+estimate_message(const struct dump_opts *o, const struct dump_maps *maps)
 {
 	uint64_t est = maps->estimate, mapblocks = maps->mapsize / TP_BSIZE;
 	uint64_t volumes;
 	double tapes;
 
 	if (!sized_volumes(o)) {
-		msg("estimated %llu blocks.\n", (unsigned long long)
-		    (est + 1 + (uint64_t)o->ntrec));
+		msg("estimated %llu blocks.\n",
+		    (unsigned long long)(est + 1 + (uint64_t)o->ntrec));
 		return;
 	}
 	if (o->nvolsize > 0)
@@ -314,7 +323,8 @@ static void estimate_message(const struct dump_opts *o,
 	    (unsigned long long)est, tapes);
 }
 
-static _Noreturn void startup_failure(const char *why)
+static _Noreturn void
+startup_failure(const char *why)
 {
 	msg("%s\n", why);
 	msg("The ENTIRE dump is aborted.\n");
@@ -326,7 +336,8 @@ static _Noreturn void startup_failure(const char *why)
  * before dumpdates is read, as 0.4b47 does: a subset is level 0 only and
  * never recorded; a file system takes one operand.
  */
-static int check_operands(const struct dump_opts *o, struct dump_subset *sub)
+static int
+check_operands(const struct dump_opts *o, struct dump_subset *sub)
 {
 	int i;
 
@@ -352,9 +363,9 @@ static int check_operands(const struct dump_opts *o, struct dump_subset *sub)
 
 /* The file system, whole or the one holding the subset; exits on
  * failure. */
-static void open_filesystem(const struct dump_opts *o,
-			    const struct dump_subset *sub, int subset,
-			    struct dump_fs *dfs)
+static void
+open_filesystem(const struct dump_opts *o, const struct dump_subset *sub,
+		int subset, struct dump_fs *dfs)
 {
 	int rc = subset ? fsopen_open_subset(sub, dfs) : fsopen_resolve(o, dfs);
 
@@ -366,9 +377,10 @@ static void open_filesystem(const struct dump_opts *o,
 
 /* Passes I and II; a subset operand that cannot be dumped is a
  * start-up error (nothing was written yet). */
-static void map_fs(const struct dump_opts *o, const struct dump_fs *dfs,
-		   const struct dump_subset *sub, int subset, time_t ddate,
-		   struct dump_maps *maps)
+static void
+map_fs(const struct dump_opts *o, const struct dump_fs *dfs,
+       const struct dump_subset *sub, int subset, time_t ddate,
+       struct dump_maps *maps)
 {
 	if (!subset) {
 		traverse_map(o, dfs, ddate, maps);
@@ -381,15 +393,16 @@ static void map_fs(const struct dump_opts *o, const struct dump_fs *dfs,
 }
 
 /* -T: the base date comes from the command line, dumpdates is unread. */
-static void base_from_option(const struct dump_opts *o,
-			     struct itime_base *base)
+static void
+base_from_option(const struct dump_opts *o, struct itime_base *base)
 {
 	memset(base, 0, sizeof(*base));
 	base->ddate = o->base_ddate;
 	base->found = 1;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	struct dump_opts o;
 	struct dump_fs dfs;
@@ -451,8 +464,10 @@ int main(int argc, char **argv)
 		start_messages(&o, &dfs, &cfg);
 	map_fs(&o, &dfs, &sub, subset, base.found ? base.ddate : 0, &maps);
 	if (o.estimate_only) {
-		printf("%llu\n", (unsigned long long)((maps.estimate + 1 +
-			(uint64_t)o.ntrec) * TP_BSIZE));
+		printf("%llu\n",
+		       (unsigned long long)((maps.estimate + 1 +
+					     (uint64_t)o.ntrec) *
+					    TP_BSIZE));
 		rc = fflush(stdout) == 0 ? X_FINOK : X_STARTUP;
 	} else {
 		estimate_message(&o, &maps);

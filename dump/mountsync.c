@@ -25,22 +25,24 @@
 #include "mountsync.h"
 #include "optr.h"
 
-#define MOUNTINFO_PATH	"/proc/self/mountinfo"
-#define SYS_BLOCK	"/sys/block"
-#define LOOP_PREFIX	"loop"
-#define DELETED_SUFFIX	" (deleted)"
-#define LINE_LEN	8192
-#define MOUNT_DEV_FIELD	2	/* 0-based: id, parent, major:minor, root, mount point */
-#define MOUNT_DIR_FIELD	4
+#define MOUNTINFO_PATH "/proc/self/mountinfo"
+#define SYS_BLOCK      "/sys/block"
+#define LOOP_PREFIX    "loop"
+#define DELETED_SUFFIX " (deleted)"
+#define LINE_LEN       8192
+#define MOUNT_DEV_FIELD                                                        \
+	2 /* 0-based: id, parent, major:minor, root, mount point */
+#define MOUNT_DIR_FIELD 4
 
 /* Undo mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
+static void
+unescape(char *s)
 {
 	char *out = s;
 
 	while (*s != '\0') {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
 			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
 					(s[3] - '0'));
 			s += 4;
@@ -52,7 +54,8 @@ static void unescape(char *s)
 }
 
 /* The mount point of the first mount of device dev (malloced), or NULL. */
-static char *mount_of(dev_t dev)
+static char *
+mount_of(dev_t dev)
 {
 	FILE *f = fopen(MOUNTINFO_PATH, "re");
 	char line[LINE_LEN];
@@ -79,27 +82,29 @@ static char *mount_of(dev_t dev)
 	return found;
 }
 
-static void flush_mount(const char *device, dev_t dev)
+static void
+flush_mount(const char *device, dev_t dev)
 {
 	char *dir = mount_of(dev);
 	int fd;
 
 	if (dir == NULL)
 		return;
-	msg("%s is mounted on %s: flushing it to disk first (syncfs)\n",
-	    device, dir);
+	msg("%s is mounted on %s: flushing it to disk first (syncfs)\n", device,
+	    dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1 || syncfs(fd) == -1)
 		msg("Cannot flush %s: %s; data written since its last "
-		    "writeback may be missing\n", dir, strerror(errno));
+		    "writeback may be missing\n",
+		    dir, strerror(errno));
 	if (fd != -1)
 		(void)close(fd);
 	free(dir);
 }
 
 /* Whether the loop device sysfs directory loopdir serves the file st. */
-static int loop_serves(const char *loopdir, const struct stat *st,
-		       dev_t *loopdev)
+static int
+loop_serves(const char *loopdir, const struct stat *st, dev_t *loopdev)
 {
 	char path[PATH_MAX], text[PATH_MAX];
 	struct stat bst;
@@ -132,7 +137,8 @@ static int loop_serves(const char *loopdir, const struct stat *st,
 }
 
 /* An image file: flush what is mounted from each loop device on it. */
-static void flush_image(const char *image, const struct stat *st)
+static void
+flush_image(const char *image, const struct stat *st)
 {
 	DIR *d = opendir(SYS_BLOCK);
 	struct dirent *e;
@@ -147,7 +153,8 @@ static void flush_image(const char *image, const struct stat *st)
 	closedir(d);
 }
 
-void mountsync_flush(const char *device)
+void
+mountsync_flush(const char *device)
 {
 	struct stat st;
 

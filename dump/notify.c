@@ -24,12 +24,12 @@
 #include "xalloc.h"
 #include "xio.h"
 
-#define OPERATOR_GROUP	"operator"
-#define SERIAL_PREFIX	"ttyS"
+#define OPERATOR_GROUP "operator"
+#define SERIAL_PREFIX  "ttyS"
 
 static bool enabled;
 static gid_t operator_gid;
-static char **members;		/* copy of the group's member list */
+static char **members; /* copy of the group's member list */
 
 void
 notify_setup(void)
@@ -93,9 +93,10 @@ notify_operators(const char *message)
 	if (!enabled)
 		return;
 	len = snprintf(text, sizeof(text),
-	    "\n\a\a\aMessage from the dump program to all operators "
-	    "at %d:%02d ...\r\n\nDUMP: NEEDS ATTENTION: %s\r\n",
-	    tm != NULL ? tm->tm_hour : 0, tm != NULL ? tm->tm_min : 0, message);
+		       "\n\a\a\aMessage from the dump program to all operators "
+		       "at %d:%02d ...\r\n\nDUMP: NEEDS ATTENTION: %s\r\n",
+		       tm != NULL ? tm->tm_hour : 0,
+		       tm != NULL ? tm->tm_min : 0, message);
 	if (len < 0)
 		return;
 	if ((size_t)len >= sizeof(text))
@@ -105,9 +106,9 @@ notify_operators(const char *message)
 		if (u->ut_type != USER_PROCESS)
 			continue;
 		(void)snprintf(user, sizeof(user), "%.*s",
-		    (int)sizeof(u->ut_user), u->ut_user);
+			       (int)sizeof(u->ut_user), u->ut_user);
 		(void)snprintf(line, sizeof(line), "%.*s",
-		    (int)sizeof(u->ut_line), u->ut_line);
+			       (int)sizeof(u->ut_line), u->ut_line);
 		if (strncmp(line, SERIAL_PREFIX, strlen(SERIAL_PREFIX)) == 0 ||
 		    !is_operator(user))
 			continue;

@@ -24,27 +24,29 @@
 #include "writer.h"
 #include "xalloc.h"
 
-#define OPTSTRING	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::Z::"
+#define OPTSTRING                                                              \
+	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::Z::"
 /* getopt_long's value for --strict (no letter has it) */
-#define OPT_STRICT	256
+#define OPT_STRICT 256
 /* Old-syntax key letters that take the next word as their argument. */
-#define KEY_ARG_LETTERS	"ABbdDeEfFhLQsT"
-#define KEY_OPT_LEN	3		/* "-X" and its NUL */
-#define MAX_BLOCKS_ARG	1048576L	/* -b accepted by the parser... */
-#define NO_UPPER_BOUND	0L
-#define MIN_DENSITY	10L		/* -d, bpi */
-#define MAX_DENSITY	327670L
-#define HIGH_DENSITY	6250L		/* -d from which records grow */
-#define DECIMAL		10
-#define MIN_COMPRESS_LEVEL	1
-#define MAX_COMPRESS_LEVEL	9
+#define KEY_ARG_LETTERS	   "ABbdDeEfFhLQsT"
+#define KEY_OPT_LEN	   3 /* "-X" and its NUL */
+#define MAX_BLOCKS_ARG	   1048576L /* -b accepted by the parser... */
+#define NO_UPPER_BOUND	   0L
+#define MIN_DENSITY	   10L /* -d, bpi */
+#define MAX_DENSITY	   327670L
+#define HIGH_DENSITY	   6250L /* -d from which records grow */
+#define DECIMAL		   10
+#define MIN_COMPRESS_LEVEL 1
+#define MAX_COMPRESS_LEVEL 9
 
 static const char *progname = "dump";
 /* The getopt-style argv made from old key letters, freed at the end. */
 static char **key_argv;
 static char *key_opts;
 
-static _Noreturn void usage(void)
+static _Noreturn void
+usage(void)
 {
 	const char *ver = NULL, *date = NULL;
 	int indent = (int)strlen(progname) + 1;
@@ -54,12 +56,14 @@ static _Noreturn void usage(void)
 		PACKAGE_VERSION, ver, date);
 	/* Continuation lines line up under the first option, whatever
 	 * the length of the program name (as 0.4b47). */
-	fprintf(stderr,
-"usage:\t%s [-level#] [-acmMnqSuv] [-A file] [-B records] [-b blocksize]\n"
-"\t%*s[-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
-"\t%*s[-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
-"\t%*s[-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
-"\t%s [-W | -w]\n", progname, indent, "", indent, "", indent, "", progname);
+	fprintf(
+	    stderr,
+	    "usage:\t%s [-level#] [-acmMnqSuv] [-A file] [-B records] [-b blocksize]\n"
+	    "\t%*s[-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
+	    "\t%*s[-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
+	    "\t%*s[-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
+	    "\t%s [-W | -w]\n",
+	    progname, indent, "", indent, "", indent, "", progname);
 	exit(X_STARTUP);
 }
 
@@ -67,7 +71,8 @@ static _Noreturn void usage(void)
  * Bounded decimal option argument, with 0.4b47's messages; max
  * NO_UPPER_BOUND means unbounded (and is printed as 0, as 0.4b47 does).
  */
-static long numarg(const char *what, const char *arg, long min, long max)
+static long
+numarg(const char *what, const char *arg, long min, long max)
 {
 	char *end;
 	long v;
@@ -86,7 +91,8 @@ static long numarg(const char *what, const char *arg, long min, long max)
 	return v;
 }
 
-static void add_excluded(struct dump_opts *o, const char *s)
+static void
+add_excluded(struct dump_opts *o, const char *s)
 {
 	char *end;
 	unsigned long v;
@@ -101,15 +107,16 @@ static void add_excluded(struct dump_opts *o, const char *s)
 		msg("The ENTIRE dump is aborted.\n");
 		exit(X_STARTUP);
 	}
-	o->excluded = xreallocarray(o->excluded, o->nexcluded + 1,
-				    sizeof(*o->excluded));
+	o->excluded =
+	    xreallocarray(o->excluded, o->nexcluded + 1, sizeof(*o->excluded));
 	o->excluded[o->nexcluded++] = (uint32_t)v;
 	/* Said when parsed, so only after a -v given before (0.4b47). */
 	if (o->verbose)
 		msg("Excluding inode %lu from dump\n", v);
 }
 
-static void exclude_list(struct dump_opts *o, const char *arg)
+static void
+exclude_list(struct dump_opts *o, const char *arg)
 {
 	char *copy = xstrdup(arg), *tok, *save = NULL;
 
@@ -119,7 +126,8 @@ static void exclude_list(struct dump_opts *o, const char *arg)
 	free(copy);
 }
 
-static void exclude_file(struct dump_opts *o, const char *path)
+static void
+exclude_file(struct dump_opts *o, const char *path)
 {
 	char line[LINE_MAX];
 	FILE *f = fopen(path, "r");
@@ -136,7 +144,8 @@ static void exclude_file(struct dump_opts *o, const char *path)
 	fclose(f);
 }
 
-static void set_label(struct dump_opts *o, const char *l)
+static void
+set_label(struct dump_opts *o, const char *l)
 {
 	if (strlen(l) > LABEL_MAX) {
 		msg("WARNING Label `%s' is larger than limit of %d characters.\n",
@@ -151,18 +160,20 @@ static void set_label(struct dump_opts *o, const char *l)
 	o->label_given = 1;
 }
 
-static void set_compress(struct dump_opts *o, int method, const char *arg)
+static void
+set_compress(struct dump_opts *o, int method, const char *arg)
 {
 	o->compress = method;
 	o->compress_level = COMPRESS_DEFAULT_LEVEL;
 	if (arg != NULL)
-		o->compress_level = (int)numarg("compress level", arg,
-						MIN_COMPRESS_LEVEL,
-						MAX_COMPRESS_LEVEL);
+		o->compress_level =
+		    (int)numarg("compress level", arg, MIN_COMPRESS_LEVEL,
+				MAX_COMPRESS_LEVEL);
 }
 
 /* -B n[,n...]; 0.4b47 words its range error with an upper bound of 0. */
-static void parse_volsizes(struct dump_opts *o, const char *arg)
+static void
+parse_volsizes(struct dump_opts *o, const char *arg)
 {
 	const char *p = arg;
 	char *end;
@@ -176,13 +187,17 @@ static void parse_volsizes(struct dump_opts *o, const char *arg)
 		v = strtol(p, &end, DECIMAL);
 		if (end == p || (*end != '\0' && *end != ',') ||
 		    errno == ERANGE) {
-			fprintf(stderr, "%s: illegal number of blocks per file "
-				"-- %s\n", progname, arg);
+			fprintf(stderr,
+				"%s: illegal number of blocks per file "
+				"-- %s\n",
+				progname, arg);
 			exit(X_STARTUP);
 		}
 		if (v < 1) {
-			fprintf(stderr, "%s: number of blocks per file must be "
-				"between 1 and 0\n", progname);
+			fprintf(stderr,
+				"%s: number of blocks per file must be "
+				"between 1 and 0\n",
+				progname);
 			exit(X_STARTUP);
 		}
 		o->volsize = xreallocarray(o->volsize, (size_t)o->nvolsize + 1,
@@ -198,13 +213,14 @@ static void parse_volsizes(struct dump_opts *o, const char *arg)
  * Old syntax: argv[1] holds key letters; letters of KEY_ARG_LETTERS take
  * the following words in order.  Returns a getopt-style argv.
  */
-static char **convert_key_letters(int *argcp, char **argv)
+static char **
+convert_key_letters(int *argcp, char **argv)
 {
 	int argc = *argcp, next = 2, n = 0;
 	size_t nkeys = strlen(argv[1]);
 	const char *k;
-	char **nv = xreallocarray(NULL, (size_t)argc + nkeys + 1,
-				  sizeof(char *));
+	char **nv =
+	    xreallocarray(NULL, (size_t)argc + nkeys + 1, sizeof(char *));
 	char *opts = xcalloc(nkeys + 1, KEY_OPT_LEN);
 
 	nv[n++] = argv[0];
@@ -217,8 +233,10 @@ static char **convert_key_letters(int *argcp, char **argv)
 		if (strchr(KEY_ARG_LETTERS, *k) != NULL) {
 			if (next >= argc) {
 				/* unquoted, unlike getopt's */
-				fprintf(stderr, "%s: option requires an "
-					"argument -- %c\n", progname, *k);
+				fprintf(stderr,
+					"%s: option requires an "
+					"argument -- %c\n",
+					progname, *k);
 				usage();
 			}
 			nv[n++] = argv[next++];
@@ -233,7 +251,8 @@ static char **convert_key_letters(int *argcp, char **argv)
 	return nv;
 }
 
-static void parse_output(struct dump_opts *o, const char *f)
+static void
+parse_output(struct dump_opts *o, const char *f)
 {
 	/* host:file and user@host:file go through rmt (writer.c); the
 	 * name is checked here, as 0.4b47 does before anything else */
@@ -256,7 +275,8 @@ static void parse_output(struct dump_opts *o, const char *f)
  * does not fit is refused now, rather than as a write error once the
  * first record is written.  The drive is the first volume's.
  */
-static void fit_tape_block(struct dump_opts *o, int b_given)
+static void
+fit_tape_block(struct dump_opts *o, int b_given)
 {
 	char name[PATH_MAX];
 	long blk, a, b, t, unit, n;
@@ -271,14 +291,14 @@ static void fit_tape_block(struct dump_opts *o, int b_given)
 	blk = writer_tape_blksize(name);
 	if (blk <= 0 || ((long)o->ntrec * TP_BSIZE) % blk == 0)
 		return;
-	a = blk;		/* a = gcd(blk, TP_BSIZE) */
+	a = blk; /* a = gcd(blk, TP_BSIZE) */
 	b = TP_BSIZE;
 	while (b != 0) {
 		t = a % b;
 		a = b;
 		b = t;
 	}
-	unit = blk / a;		/* records of unit KiB are whole blocks */
+	unit = blk / a; /* records of unit KiB are whole blocks */
 	n = ((long)o->ntrec + unit - 1) / unit * unit;
 	if (!b_given && n <= MAXNTREC) {
 		o->ntrec = (int)n;
@@ -286,14 +306,16 @@ static void fit_tape_block(struct dump_opts *o, int b_given)
 	}
 	if (b_given)
 		msg("Records of %dkB (-b %d) do not fit the fixed %ld-byte "
-		    "blocks of the tape drive %s\n", o->ntrec, o->ntrec,
-		    blk, name);
+		    "blocks of the tape drive %s\n",
+		    o->ntrec, o->ntrec, blk, name);
 	else
 		msg("No record size up to %dkB fits the fixed %ld-byte blocks "
-		    "of the tape drive %s\n", MAXNTREC, blk, name);
+		    "of the tape drive %s\n",
+		    MAXNTREC, blk, name);
 	if (unit <= MAXNTREC)
 		msg("Use -b %ld (or a multiple of it), or set the drive to "
-		    "variable block mode\n", unit);
+		    "variable block mode\n",
+		    unit);
 	else
 		msg("Set the drive to variable block mode or to a block size "
 		    "of whole kilobytes\n");
@@ -306,7 +328,8 @@ static void fit_tape_block(struct dump_opts *o, int b_given)
  * one named is the first of B, c, d, s given, whatever their order on
  * the command line (as 0.4b47).
  */
-static void check_all_media(const struct dump_opts *o)
+static void
+check_all_media(const struct dump_opts *o)
 {
 	int c;
 
@@ -331,21 +354,28 @@ static void check_all_media(const struct dump_opts *o)
  * One switch over all option letters, sorted as in OPTSTRING: it stays
  * whole so that every letter's handling is found in one place.
  */
-static void parse_options(int argc, char **argv, struct dump_opts *o)
+static void
+parse_options(int argc, char **argv, struct dump_opts *o)
 {
 	/* Long options are ours only: 0.4b47 has none. */
 	static const struct option long_opts[] = {
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ NULL, 0, NULL, 0 }
-	};
+	    {"strict", no_argument, NULL, OPT_STRICT}, {NULL, 0, NULL, 0}};
 	int c, b_given = 0;
 	long b;
 
 	while ((c = getopt_long(argc, argv, OPTSTRING, long_opts, NULL)) !=
 	       -1) {
 		switch (c) {
-		case '0': case '1': case '2': case '3': case '4':
-		case '5': case '6': case '7': case '8': case '9':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+		case '8':
+		case '9':
 			if (o->level > (INT_MAX - (c - '0')) / DECIMAL) {
 				fprintf(stderr, "%s: level too large\n",
 					progname);
@@ -353,12 +383,8 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			}
 			o->level = o->level * DECIMAL + (c - '0');
 			break;
-		case 'a':
-			o->all_media = 1;
-			break;
-		case 'B':
-			parse_volsizes(o, optarg);
-			break;
+		case 'a': o->all_media = 1; break;
+		case 'B': parse_volsizes(o, optarg); break;
 		case 'b':
 			b = numarg("number of blocks per write", optarg, 1,
 				   MAX_BLOCKS_ARG);
@@ -371,56 +397,37 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			o->ntrec = (int)b;
 			b_given = 1;
 			break;
-		case 'c':
-			o->cartridge = 1;
-			break;
+		case 'c': o->cartridge = 1; break;
 		case 'd':
-			o->density = numarg("density", optarg, MIN_DENSITY,
-					    MAX_DENSITY);
+			o->density =
+			    numarg("density", optarg, MIN_DENSITY, MAX_DENSITY);
 			if (o->density >= HIGH_DENSITY && !b_given)
 				o->ntrec = HIGHDENSITYTREC;
 			break;
 		case 's':
-			o->length_feet = numarg("tape size", optarg, 1,
-						NO_UPPER_BOUND);
+			o->length_feet =
+			    numarg("tape size", optarg, 1, NO_UPPER_BOUND);
 			break;
-		case 'D':
-			o->dumpdates = optarg;
-			break;
-		case 'e':
-			exclude_list(o, optarg);
-			break;
-		case 'E':
-			exclude_file(o, optarg);
-			break;
-		case 'f':
-			parse_output(o, optarg);
-			break;
-		case 'F':
-			o->volscript = optarg;
-			break;
-		case 'j':
-			set_compress(o, COMP_BZLIB, optarg);
-			break;
-		case 'm':
-			o->metadata_only = 1;
-			break;
-		case 'M':
-			o->multi = 1;
-			break;
+		case 'D': o->dumpdates = optarg; break;
+		case 'e': exclude_list(o, optarg); break;
+		case 'E': exclude_file(o, optarg); break;
+		case 'f': parse_output(o, optarg); break;
+		case 'F': o->volscript = optarg; break;
+		case 'j': set_compress(o, COMP_BZLIB, optarg); break;
+		case 'm': o->metadata_only = 1; break;
+		case 'M': o->multi = 1; break;
 		case 'y':
 			set_compress(o, COMP_LZO, NULL);
 			o->compress_level = 0;
 			break;
-		case 'z':
-			set_compress(o, COMP_ZLIB, optarg);
-			break;
+		case 'z': set_compress(o, COMP_ZLIB, optarg); break;
 		case 'Z':
 			set_compress(o, COMP_ZSTD, NULL);
 			o->compress_level = ZSTD_DEFAULT_LEVEL;
 			if (optarg != NULL)
-				o->compress_level = (int)numarg("compress level",
-				    optarg, MIN_COMPRESS_LEVEL, ZSTD_MAX_LEVEL);
+				o->compress_level = (int)numarg(
+				    "compress level", optarg,
+				    MIN_COMPRESS_LEVEL, ZSTD_MAX_LEVEL);
 			break;
 		case 'h':
 			o->honor_level = (int)numarg("honor level", optarg, 0,
@@ -430,15 +437,9 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 			(void)numarg("number of errors to ignore", optarg, 0,
 				     NO_UPPER_BOUND);
 			break;
-		case 'L':
-			set_label(o, optarg);
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'S':
-			o->estimate_only = 1;
-			break;
+		case 'L': set_label(o, optarg); break;
+		case 'q': o->quiet = 1; break;
+		case 'S': o->estimate_only = 1; break;
 		case 'T':
 			/* checked when seen: a bad date wins over any
 			 * error of a later option (as 0.4b47) */
@@ -449,30 +450,21 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 				exit(X_STARTUP);
 			}
 			break;
-		case 'u':
-			o->update = 1;
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
+		case 'u': o->update = 1; break;
+		case 'v': o->verbose = 1; break;
 		case 'W':
 		case 'w':
 			/* Done when seen: later options do not apply. */
 			exit(report_dumpdates(o, c == 'W'));
-		case 'A':	/* table of contents, qfa.c */
+		case 'A': /* table of contents, qfa.c */
 			o->toc_file = optarg;
 			break;
-		case 'Q':	/* QFA positions, qfa.c */
+		case 'Q': /* QFA positions, qfa.c */
 			o->qfa_file = optarg;
 			break;
-		case 'n':
-			o->notify = 1;
-			break;
-		case OPT_STRICT:
-			o->strict = 1;
-			break;
-		default:
-			usage();
+		case 'n': o->notify = 1; break;
+		case OPT_STRICT: o->strict = 1; break;
+		default: usage();
 		}
 	}
 	if (optind >= argc) {
@@ -492,15 +484,16 @@ static void parse_options(int argc, char **argv, struct dump_opts *o)
 	 * them once the first one turned out to be a file system.  They
 	 * point into argv (or key_argv), the first one to o->operand. */
 	o->noperands = argc - optind;
-	o->operands = xreallocarray(NULL, (size_t)o->noperands,
-				    sizeof(*o->operands));
+	o->operands =
+	    xreallocarray(NULL, (size_t)o->noperands, sizeof(*o->operands));
 	o->operands[0] = o->operand;
 	for (c = 1; c < o->noperands; c++)
 		o->operands[c] = argv[optind + c];
 }
 
 /* One trailing '/' is cut (doc/dumpdates.md 2.1), except from "/" and LABEL=/. */
-static void trim_operand(char *s)
+static void
+trim_operand(char *s)
 {
 	size_t len = strlen(s);
 
@@ -509,7 +502,8 @@ static void trim_operand(char *s)
 }
 
 /* Fill *o from the command line (defaults first); exits on error. */
-void options_parse(int argc, char **argv, struct dump_opts *o)
+void
+options_parse(int argc, char **argv, struct dump_opts *o)
 {
 	const char *tape = getenv("TAPE");
 
@@ -525,11 +519,12 @@ void options_parse(int argc, char **argv, struct dump_opts *o)
 		argv = convert_key_letters(&argc, argv);
 	parse_options(argc, argv, o);
 	if (tape != NULL && o->output == tape)
-		parse_output(o, tape);	/* $TAPE may name a remote too */
+		parse_output(o, tape); /* $TAPE may name a remote too */
 	trim_operand(o->operand);
 }
 
-void options_free(struct dump_opts *o)
+void
+options_free(struct dump_opts *o)
 {
 	free(o->operand);
 	free(o->excluded);

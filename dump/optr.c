@@ -23,13 +23,13 @@
 #include "optr.h"
 #include "xalloc.h"
 
-#define MSG_PREFIX		"  DUMP: "
+#define MSG_PREFIX "  DUMP: "
 /* Progress lines are printed at most this often... */
-#define PROGRESS_INTERVAL	(5 * 60)
+#define PROGRESS_INTERVAL (5 * 60)
 /* ...and only once this many tape blocks were written. */
-#define PROGRESS_MIN_BLOCKS	500
-#define SECS_PER_HOUR		3600
-#define SECS_PER_MIN		60
+#define PROGRESS_MIN_BLOCKS 500
+#define SECS_PER_HOUR	    3600
+#define SECS_PER_MIN	    60
 
 static uint64_t progress_estimate;
 /* Inodes reported damaged (bit n-1 is inode n), each counted once. */
@@ -41,12 +41,14 @@ static time_t progress_next;
 /* Registered by the output side: stops its processes before an abort. */
 static void (*abort_hook)(void);
 
-void optr_on_abort(void (*hook)(void))
+void
+optr_on_abort(void (*hook)(void))
 {
 	abort_hook = hook;
 }
 
-void msg(const char *fmt, ...)
+void
+msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -58,7 +60,8 @@ void msg(const char *fmt, ...)
 	fflush(stderr);
 }
 
-void msgtail(const char *fmt, ...)
+void
+msgtail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +71,8 @@ void msgtail(const char *fmt, ...)
 	fflush(stderr);
 }
 
-_Noreturn void dump_abort(void)
+_Noreturn void
+dump_abort(void)
 {
 	if (abort_hook != NULL)
 		abort_hook();
@@ -77,23 +81,27 @@ _Noreturn void dump_abort(void)
 }
 
 /* One reporting path for libext2fs error codes. */
-void optr_fs_error(long code, const char *what, const char *obj)
+void
+optr_fs_error(long code, const char *what, const char *obj)
 {
 	msg("%s %s: %s\n", what, obj, error_message(code));
 }
 
 /* Same for an inode of the file system being dumped. */
-void optr_ino_error(long code, const char *what, ext2_ino_t ino)
+void
+optr_ino_error(long code, const char *what, ext2_ino_t ino)
 {
 	msg("%s %u: %s\n", what, ino, error_message(code));
 }
 
-void optr_damage_setup(ext2_ino_t maxino)
+void
+optr_damage_setup(ext2_ino_t maxino)
 {
 	damaged_max = maxino;
 }
 
-static void damage_count(ext2_ino_t ino)
+static void
+damage_count(ext2_ino_t ino)
 {
 	if (ino == 0 || ino >= damaged_max) {
 		damaged_count++;
@@ -113,7 +121,8 @@ static void damage_count(ext2_ino_t ino)
  * flag the run, and the inode counted once for optr_damage_summary().
  * code, when not 0, is the libext2fs error that found the damage.
  */
-void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
+void
+optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -130,36 +139,41 @@ void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
 }
 
 /* Damage reported by the caller that costs n inodes it cannot name. */
-void optr_damage_add(unsigned long n)
+void
+optr_damage_add(unsigned long n)
 {
 	damaged_count += n;
 }
 
 /* One closing count of the damaged inodes, when there were any;
  * returns the count. */
-unsigned long optr_damage_summary(void)
+unsigned long
+optr_damage_summary(void)
 {
 	if (damaged_count != 0)
 		msg("%lu damaged inode(s) reported above: dumped as far as "
-		    "they could be read, or skipped\n", damaged_count);
+		    "they could be read, or skipped\n",
+		    damaged_count);
 	free(damaged);
 	damaged = NULL;
 	return damaged_count;
 }
 
 /* ctime() text, newline included, as 0.4b47 prints dates. */
-const char *optr_ctime(time_t t)
+const char *
+optr_ctime(time_t t)
 {
 	static char buf[64];
 	struct tm tm;
 
-	if (localtime_r(&t, &tm) == NULL || strftime(buf, sizeof(buf),
-	    "%a %b %e %H:%M:%S %Y\n", &tm) == 0)
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y\n", &tm) == 0)
 		snprintf(buf, sizeof(buf), "%lld\n", (long long)t);
 	return buf;
 }
 
-void optr_progress_start(uint64_t estimate)
+void
+optr_progress_start(uint64_t estimate)
 {
 	progress_estimate = estimate;
 	progress_start = time(NULL);
@@ -171,7 +185,8 @@ void optr_progress_start(uint64_t estimate)
  * has passed.  The time left is extrapolated from the average rate so
  * far, as 0.4b47 does.
  */
-void optr_progress(uint64_t blocks)
+void
+optr_progress(uint64_t blocks)
 {
 	time_t now;
 	double pct;
@@ -193,7 +208,8 @@ void optr_progress(uint64_t blocks)
 			      (double)blocks);
 	if (elapsed <= 0) {
 		msg("%3.2f%% done, finished in %ld:%02ld\n", pct,
-		    left / SECS_PER_HOUR, (left % SECS_PER_HOUR) / SECS_PER_MIN);
+		    left / SECS_PER_HOUR,
+		    (left % SECS_PER_HOUR) / SECS_PER_MIN);
 		return;
 	}
 	rate = (unsigned long)(blocks / (uint64_t)elapsed);

@@ -32,11 +32,11 @@
 #include "writer.h"
 
 /* Socket buffer asked for per slave: room for several packets. */
-#define SLAVE_SOCKBUF	(1024 * 1024)
+#define SLAVE_SOCKBUF (1024 * 1024)
 /* Exit status recorded for a helper whose end waitpid cannot tell. */
-#define WAIT_UNKNOWN	255
+#define WAIT_UNKNOWN 255
 /* How often the finishing master looks for an end of media report. */
-#define FINISH_POLL_MS	20
+#define FINISH_POLL_MS 20
 
 static int
 open_pidfd(pid_t pid)
@@ -59,9 +59,9 @@ open_pidfd(pid_t pid)
 static void
 child_setup(pid_t master)
 {
-	static const int reset[] = { SIGQUIT, SIGALRM, SIGTRAP, SIGFPE,
-	    SIGBUS, SIGSEGV, SIGUSR1, SIGUSR2, SIGCHLD };
-	static const int ignored[] = { SIGHUP, SIGINT, SIGTERM };
+	static const int reset[] = {SIGQUIT, SIGALRM, SIGTRAP, SIGFPE, SIGBUS,
+				    SIGSEGV, SIGUSR1, SIGUSR2, SIGCHLD};
+	static const int ignored[] = {SIGHUP, SIGINT, SIGTERM};
 	sigset_t none;
 	size_t i;
 
@@ -77,7 +77,7 @@ child_setup(pid_t master)
 
 int
 procs_start_writer(struct procs *p, struct writer_output *out,
-    struct ring *ring, int ntrec)
+		   struct ring *ring, int ntrec)
 {
 	pid_t master = getpid();
 	pid_t pid = fork_clone_io();
@@ -116,7 +116,7 @@ procs_release_output(const struct writer_output *out)
 
 int
 procs_start_slaves(struct procs *p, const struct tape_config *cfg,
-    struct ring *ring)
+		   struct ring *ring)
 {
 	int pairs[SLAVE_COUNT][2];
 	pid_t master = getpid();
@@ -132,11 +132,11 @@ procs_start_slaves(struct procs *p, const struct tape_config *cfg,
 
 	for (i = 0; i < SLAVE_COUNT; i++) {
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
-		    pairs[i]) == -1)
+			       pairs[i]) == -1)
 			return -1;
 		/* a smaller buffer than asked for only means more waiting */
 		(void)setsockopt(pairs[i][0], SOL_SOCKET, SO_SNDBUF, &bufsize,
-		    sizeof(bufsize));
+				 sizeof(bufsize));
 		p->socks[i] = pairs[i][0];
 	}
 	for (i = 0; i < SLAVE_COUNT; i++) {
@@ -172,11 +172,11 @@ procs_reap(struct procs *p, int i, int block)
 		return 1;
 	do
 		r = waitpid(p->helpers[i].pid, &p->helpers[i].status,
-		    block ? 0 : WNOHANG);
+			    block ? 0 : WNOHANG);
 	while (r == -1 && errno == EINTR);
 	if (r == 0)
 		return 0;
-	if (r == -1)	/* cannot learn how it ended: count it as failed */
+	if (r == -1) /* cannot learn how it ended: count it as failed */
 		p->helpers[i].status = W_EXITCODE(WAIT_UNKNOWN, 0);
 	p->helpers[i].pid = 0;
 	if (p->helpers[i].pidfd != -1) {
@@ -339,8 +339,8 @@ procs_wait_helpers(struct procs *p, struct ring *ring)
  * meanwhile: 0 when done, -1 when a helper exited or reported an
  * error (the caller ends the dump). */
 int
-procs_wait_ring(struct procs *p, struct ring *ring,
-    int (*poll_fn)(void *), void *arg)
+procs_wait_ring(struct procs *p, struct ring *ring, int (*poll_fn)(void *),
+		void *arg)
 {
 	int i;
 

@@ -41,13 +41,13 @@
 #include "xalloc.h"
 #include "xio.h"
 
-#define CREATE_MODE	0666
+#define CREATE_MODE 0666
 /* The mode test of 0.4b47 is a single bit: directories, block devices
  * and sockets all have it. */
-#define MODE_DIR_BIT	0040000
-#define MODE_FMT	0170000
-#define MODE_DIR	0040000
-#define QUEUE_MIN	16
+#define MODE_DIR_BIT 0040000
+#define MODE_FMT     0170000
+#define MODE_DIR     0040000
+#define QUEUE_MIN    16
 
 /* ---- position file ------------------------------------------------- */
 
@@ -63,10 +63,10 @@ static FILE *posf;
 static const char *pos_path;
 static int32_t pos_date;
 static int pos_failed;
-static uint64_t rec_bytes;		/* uncompressed record size */
+static uint64_t rec_bytes; /* uncompressed record size */
 static int pos_compressed;
 static enum qfa_unit pos_unit;
-static uint64_t last_line_rec = UINT64_MAX;	/* one line per record */
+static uint64_t last_line_rec = UINT64_MAX; /* one line per record */
 
 /* Compressed: output bytes of records < sized_upto, from the start of
  * the dump and from the start of the current volume's first record. */
@@ -80,16 +80,16 @@ static size_t q_head, q_len, q_cap;
 
 static int toc_fd = -1;
 static int toc_failed;
-static int toc_main_done;	/* the first non-directory inode came */
-static int toc_in_ea;		/* the current header is an EA record's */
+static int toc_main_done; /* the first non-directory inode came */
+static int toc_in_ea; /* the current header is an EA record's */
 /* Inode being dumped when volume v began (index v, 2 <= v < TP_NINOS). */
 static uint32_t vol_first_ino[TP_NINOS];
 
 int
 qfa_toc_open(const char *path)
 {
-	toc_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    CREATE_MODE);
+	toc_fd =
+	    open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, CREATE_MODE);
 	return toc_fd == -1 ? -1 : 0;
 }
 
@@ -107,8 +107,8 @@ qfa_pos_open(const char *path, time_t date)
 	}
 	pos_path = path;
 	pos_date = (int32_t)date;
-	if (fprintf(posf, "%s\n%s\n%" PRId32 "\n\n%s\n", QFA_MAGIC,
-	    QFA_VERSION, pos_date, QFA_COLUMNS) < 0)
+	if (fprintf(posf, "%s\n%s\n%" PRId32 "\n\n%s\n", QFA_MAGIC, QFA_VERSION,
+		    pos_date, QFA_COLUMNS) < 0)
 		return -1;
 	return 0;
 }
@@ -141,8 +141,7 @@ put_line(uint32_t ino, int vol, uint64_t pos)
 {
 	if (pos_failed)
 		return;
-	if (fprintf(posf, "%" PRIu32 "\t%d\t%" PRIu64 "\n", ino, vol,
-	    pos) < 0)
+	if (fprintf(posf, "%" PRIu32 "\t%d\t%" PRIu64 "\n", ino, vol, pos) < 0)
 		pos_error();
 }
 
@@ -178,7 +177,7 @@ enqueue(uint64_t rec, uint32_t ino, int vol)
 		q_cap = ncap;
 		q_head = 0;
 	}
-	queue[(q_head + q_len) % q_cap] = (struct pending){ rec, ino, vol };
+	queue[(q_head + q_len) % q_cap] = (struct pending){rec, ino, vol};
 	q_len++;
 	drain_queue();
 }
@@ -195,7 +194,7 @@ qualifies(const struct s_spcl *s)
 
 static void
 pos_header(const struct s_spcl *s, int vol, uint64_t rec,
-    uint64_t vol_first_rec)
+	   uint64_t vol_first_rec)
 {
 	if (pos_compressed && s->c_type == TS_TAPE && rec == vol_first_rec)
 		enqueue(rec, 0, vol);
@@ -205,8 +204,10 @@ pos_header(const struct s_spcl *s, int vol, uint64_t rec,
 	if (pos_compressed)
 		enqueue(rec, (uint32_t)s->c_inumber, vol);
 	else
-		put_line((uint32_t)s->c_inumber, vol, pos_unit == QFA_RECORDS ?
-		    rec - vol_first_rec : (rec - vol_first_rec) * rec_bytes);
+		put_line((uint32_t)s->c_inumber, vol,
+			 pos_unit == QFA_RECORDS
+			     ? rec - vol_first_rec
+			     : (rec - vol_first_rec) * rec_bytes);
 }
 
 void
@@ -241,8 +242,7 @@ toc_header(const union u_spcl *h)
 	union u_spcl copy;
 
 	/* volume headers are seen whatever the phase */
-	if (s->c_type == TS_TAPE && s->c_volume >= 2 &&
-	    s->c_volume < TP_NINOS)
+	if (s->c_type == TS_TAPE && s->c_volume >= 2 && s->c_volume < TP_NINOS)
 		vol_first_ino[s->c_volume] = (uint32_t)s->c_inumber;
 	if (s->c_type != TS_END) {
 		if (toc_main_done)
@@ -263,8 +263,7 @@ toc_header(const union u_spcl *h)
 }
 
 void
-qfa_header(const union u_spcl *h, int vol, uint64_t rec,
-    uint64_t vol_first_rec)
+qfa_header(const union u_spcl *h, int vol, uint64_t rec, uint64_t vol_first_rec)
 {
 	if (posf != NULL)
 		pos_header(&h->s_spcl, vol, rec, vol_first_rec);

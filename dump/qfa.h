@@ -20,8 +20,8 @@
 
 /* How a position is counted on the output (doc/format.md 13). */
 enum qfa_unit {
-	QFA_BYTES,		/* files, pipes, rmt: byte offset in the volume */
-	QFA_RECORDS,		/* local tape: record (tape block) number */
+	QFA_BYTES, /* files, pipes, rmt: byte offset in the volume */
+	QFA_RECORDS, /* local tape: record (tape block) number */
 };
 
 /* -A: create the table of contents now (start-up).  -1 with errno. */
@@ -46,7 +46,7 @@ void qfa_setup(int ntrec, int compressed, enum qfa_unit unit);
  * qualifying TS_INODE of the record, and copies it into the TOC.
  */
 void qfa_header(const union u_spcl *h, int vol, uint64_t rec,
-    uint64_t vol_first_rec);
+		uint64_t vol_first_rec);
 
 /* nblocks tape blocks from memory were queued (not headers). */
 void qfa_mem(const void *buf, size_t nblocks);

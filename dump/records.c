@@ -57,13 +57,13 @@ send_all(struct tape_state *ts, int s, struct iovec *iov, int iovcnt)
 		mh.msg_iov = iov;
 		mh.msg_iovlen = (size_t)iovcnt;
 		n = sendmsg(ts->procs.socks[s], &mh,
-		    MSG_NOSIGNAL | MSG_DONTWAIT);
+			    MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n == -1) {
 			if (errno == EINTR)
 				continue;
 			if ((errno == EAGAIN || errno == EWOULDBLOCK) &&
 			    procs_wait_event(&ts->procs, ts->ring,
-			    ts->procs.socks[s], POLLOUT) == 1)
+					     ts->procs.socks[s], POLLOUT) == 1)
 				continue;
 			/* EPIPE: the slave closed its end, so it is exiting;
 			 * collect it to say how it ended */
@@ -104,7 +104,7 @@ flush_record(struct tape_state *ts)
 		iovcnt = 3;
 	}
 	send_all(ts, ring_slave_of(ts->ring, ts->nrecords), iov, iovcnt);
-	if (ts->feedback && ts->nrecords >= LOOKBEHIND_RECORDS)	/* -Q (qfa.c) */
+	if (ts->feedback && ts->nrecords >= LOOKBEHIND_RECORDS) /* -Q (qfa.c) */
 		sizes_learn(ts, ts->nrecords + 1 - LOOKBEHIND_RECORDS);
 	if (req.flags & SLAVE_REQ_LAST)
 		ts->final_pending = 0;
@@ -128,10 +128,10 @@ flush_record(struct tape_state *ts)
  */
 static size_t
 add_item(struct tape_state *ts, enum slave_item_kind kind, uint64_t off,
-    size_t n)
+	 size_t n)
 {
-	struct slave_item *it = ts->cur.nitems ?
-	    &ts->cur.items[ts->cur.nitems - 1] : NULL;
+	struct slave_item *it =
+	    ts->cur.nitems ? &ts->cur.items[ts->cur.nitems - 1] : NULL;
 	size_t room = (size_t)ts->cfg.ntrec - ts->cur.fill;
 	size_t k = n < room ? n : room;
 
@@ -174,8 +174,8 @@ records_mem(struct tape_state *ts, const void *buf, size_t n)
 		size_t room = (size_t)ts->cfg.ntrec - ts->cur.fill;
 		size_t k = n < room ? n : room;
 
-		memcpy(ts->cur.inline_data +
-		    (size_t)ts->cur.ninline * TP_BSIZE, p, k * TP_BSIZE);
+		memcpy(ts->cur.inline_data + (size_t)ts->cur.ninline * TP_BSIZE,
+		       p, k * TP_BSIZE);
 		(void)add_item(ts, SLAVE_INLINE, 0, k);
 		ts->cur.ninline += (uint32_t)k;
 		p += k * TP_BSIZE;
@@ -216,12 +216,9 @@ note_header(struct tape_state *ts, const union u_spcl *h)
 
 	switch (s->c_type) {
 	case TS_TAPE:
-	case TS_END:
-		return;
+	case TS_END: return;
 	case TS_BITS:
-	case TS_CLRI:
-		data = n > 0 ? (uint64_t)n : 0;
-		break;
+	case TS_CLRI: data = n > 0 ? (uint64_t)n : 0; break;
 	default:
 		if (n > TP_NINDIR)
 			n = TP_NINDIR;

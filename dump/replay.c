@@ -17,7 +17,7 @@
  * of the volume that took nothing (the new header replaces it). */
 void
 replay_records(struct tape_state *ts, struct hist_rec *h, size_t n,
-    int skip_header)
+	       int skip_header)
 {
 	size_t i;
 	uint32_t j, skip = skip_header ? 1 : 0;
@@ -36,7 +36,7 @@ replay_records(struct tape_state *ts, struct hist_rec *h, size_t n,
 			/* the old header is the first block: inline */
 			if (it->kind == SLAVE_INLINE) {
 				records_mem(ts, inl + (size_t)skip * TP_BSIZE,
-				    nb);
+					    nb);
 				inl += (size_t)it->nblocks * TP_BSIZE;
 			} else if (it->kind == SLAVE_DISK)
 				records_disk(ts, off, nb);

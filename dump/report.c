@@ -25,20 +25,20 @@
 #include "optr.h"
 #include "xalloc.h"
 
-#define MTAB_PATH		"/etc/mtab"
-#define MOUNTS_PATH		"/proc/self/mounts"
-#define FSTAB_PATH		"/etc/fstab"
-#define MAX_DUMP_FREQ		3659	/* days, as 0.4b47 accepts */
-#define SECS_PER_DAY		(24 * 60 * 60)
-#define NEVER_DATE		365	/* dates this close to 1970: never */
-#define NEEDS_DUMP_MARK		'>'
+#define MTAB_PATH	"/etc/mtab"
+#define MOUNTS_PATH	"/proc/self/mounts"
+#define FSTAB_PATH	"/etc/fstab"
+#define MAX_DUMP_FREQ	3659 /* days, as 0.4b47 accepts */
+#define SECS_PER_DAY	(24 * 60 * 60)
+#define NEVER_DATE	365 /* dates this close to 1970: never */
+#define NEEDS_DUMP_MARK '>'
 
 struct report_fs {
 	char *dev;
 	char *dir;
 	dev_t rdev;
 	int freq;
-	const struct itime_rec *last;	/* newest matching record */
+	const struct itime_rec *last; /* newest matching record */
 };
 
 struct report_table {
@@ -46,11 +46,11 @@ struct report_table {
 	size_t n;
 };
 
-static const char *const report_types[] = {
-	"ext2", "ext3", "ext4", "InterMezzo", NULL
-};
+static const char *const report_types[] = {"ext2", "ext3", "ext4", "InterMezzo",
+					   NULL};
 
-static int wanted_type(const char *t)
+static int
+wanted_type(const char *t)
 {
 	size_t i;
 
@@ -62,7 +62,8 @@ static int wanted_type(const char *t)
 
 /* A frequency above the bound is fatal, before anything is printed,
  * as in 0.4b47 (which names "<mount point> <device>" for a new entry). */
-static void check_freq(int freq, const char *dir, const char *dev)
+static void
+check_freq(int freq, const char *dir, const char *dev)
 {
 	if (freq <= MAX_DUMP_FREQ)
 		return;
@@ -72,7 +73,8 @@ static void check_freq(int freq, const char *dir, const char *dev)
 	exit(X_ABORT);
 }
 
-static void add_entry(struct report_table *t, const struct mntent *m)
+static void
+add_entry(struct report_table *t, const struct mntent *m)
 {
 	struct stat st;
 	char *dev;
@@ -113,7 +115,8 @@ static void add_entry(struct report_table *t, const struct mntent *m)
 }
 
 /* Returns whether the table could be read. */
-static int read_table(struct report_table *t, const char *path)
+static int
+read_table(struct report_table *t, const char *path)
 {
 	FILE *f = setmntent(path, "r");
 	struct mntent *m;
@@ -126,7 +129,8 @@ static int read_table(struct report_table *t, const char *path)
 	return 1;
 }
 
-static int names_match(const char *ident, const char *name)
+static int
+names_match(const char *ident, const char *name)
 {
 	if (strcmp(ident, name) == 0)
 		return 1;
@@ -134,7 +138,8 @@ static int names_match(const char *ident, const char *name)
 }
 
 /* Identifier ascending, then newest first. */
-static int rec_order(const void *a, const void *b)
+static int
+rec_order(const void *a, const void *b)
 {
 	const struct itime_rec *x = a, *y = b;
 	int c = strcmp(x->ident, y->ident);
@@ -144,8 +149,9 @@ static int rec_order(const void *a, const void *b)
 	return x->date > y->date ? -1 : x->date < y->date;
 }
 
-static void print_line(int mark, const char *dev, const char *dir,
-		       const struct itime_rec *r)
+static void
+print_line(int mark, const char *dev, const char *dir,
+	   const struct itime_rec *r)
 {
 	char date[64];
 	size_t len;
@@ -162,21 +168,23 @@ static void print_line(int mark, const char *dev, const char *dir,
 	printf("Level %d, Date %s\n", r->level, date);
 }
 
-static int needs_dump(const struct report_fs *e, time_t now)
+static int
+needs_dump(const struct report_fs *e, time_t now)
 {
 	if (e->freq <= 0)
 		return 0;
 	return e->last == NULL ||
-	       e->last->date < now - (time_t)e->freq * SECS_PER_DAY;
+	    e->last->date < now - (time_t)e->freq * SECS_PER_DAY;
 }
 
 /*
  * Print the report (all = -W, else -w) and return the exit status.
  */
-int report_dumpdates(const struct dump_opts *o, int all)
+int
+report_dumpdates(const struct dump_opts *o, int all)
 {
-	struct report_table t = { NULL, 0 };
-	struct itime_list l = { NULL, 0, 0 };
+	struct report_table t = {NULL, 0};
+	struct itime_list l = {NULL, 0, 0};
 	time_t now = time(NULL);
 	size_t i, j;
 	int have_tab, have_dd;
@@ -206,8 +214,7 @@ int report_dumpdates(const struct dump_opts *o, int all)
 			print_line(all ? NEEDS_DUMP_MARK : ' ', t.fs[i].dev,
 				   t.fs[i].dir, t.fs[i].last);
 		else if (all)
-			print_line(' ', t.fs[i].dev, t.fs[i].dir,
-				   t.fs[i].last);
+			print_line(' ', t.fs[i].dev, t.fs[i].dir, t.fs[i].last);
 	}
 	for (j = 0; all && j < l.n; j++) {
 		int attached = 0;
@@ -216,7 +223,7 @@ int report_dumpdates(const struct dump_opts *o, int all)
 			continue;
 		for (i = 0; i < t.n && !attached; i++)
 			attached = names_match(l.r[j].ident, t.fs[i].dir) ||
-				   names_match(l.r[j].ident, t.fs[i].dev);
+			    names_match(l.r[j].ident, t.fs[i].dev);
 		if (!attached)
 			print_line(' ', l.r[j].ident, "", &l.r[j]);
 	}

@@ -33,50 +33,50 @@
 
 /* Enough records in flight to keep the output busy while slaves read:
  * at least this many bytes (several 1 MiB writer chunks) ... */
-#define RING_TARGET_BYTES	(4u * 1024 * 1024)
+#define RING_TARGET_BYTES (4u * 1024 * 1024)
 /* ... and at least this many slots, whatever the record size. */
-#define RING_MIN_SLOTS		8
+#define RING_MIN_SLOTS 8
 /* Consecutive records one slave takes in turn: as many as make this
  * many bytes, so that a slave can read a file's blocks in runs of that
  * size even with small records (direct reads have no read-ahead). */
-#define RING_GROUP_BYTES	(1024u * 1024)
+#define RING_GROUP_BYTES (1024u * 1024)
 
-#define NSEC_PER_SEC	1000000000L
-#define NSEC_PER_MSEC	1000000L
-#define MSEC_PER_SEC	1000
+#define NSEC_PER_SEC  1000000000L
+#define NSEC_PER_MSEC 1000000L
+#define MSEC_PER_SEC  1000
 
 struct ring_slot_ctl {
-	sem_t free;		/* posted by the writer: slot reusable */
-	sem_t full;		/* posted by the slave: record assembled */
-	sem_t sized;		/* feedback rings: posted with full */
-	uint64_t record;	/* record the slot holds (set by the slave) */
-	unsigned flags;		/* RING_* */
-	size_t outlen;		/* bytes of the output area to write */
+	sem_t free; /* posted by the writer: slot reusable */
+	sem_t full; /* posted by the slave: record assembled */
+	sem_t sized; /* feedback rings: posted with full */
+	uint64_t record; /* record the slot holds (set by the slave) */
+	unsigned flags; /* RING_* */
+	size_t outlen; /* bytes of the output area to write */
 };
 
 struct ring_volume {
-	sem_t closed;		/* writer: volume flushed and closed */
-	sem_t next;		/* master: next name is set */
-	sem_t opened;		/* writer: open tried, open_err says how */
+	sem_t closed; /* writer: volume flushed and closed */
+	sem_t next; /* master: next name is set */
+	sem_t opened; /* writer: open tried, open_err says how */
 	int open_err;
-	int eom;		/* writer hit end of media (atomic) */
-	uint64_t eom_rec;	/* first record that did not land */
-	uint64_t resume;	/* record the next volume starts with */
-	uint64_t bytes;		/* bytes written to the volume */
+	int eom; /* writer hit end of media (atomic) */
+	uint64_t eom_rec; /* first record that did not land */
+	uint64_t resume; /* record the next volume starts with */
+	uint64_t bytes; /* bytes written to the volume */
 	char name[RING_NAME_MAX];
 };
 
 struct ring {
 	size_t nslots;
-	size_t group;		/* consecutive records per slave */
-	size_t recsize;		/* ntrec * TP_BSIZE */
-	size_t outsize;		/* per-slot output area, 0 if uncompressed */
+	size_t group; /* consecutive records per slave */
+	size_t recsize; /* ntrec * TP_BSIZE */
+	size_t outsize; /* per-slot output area, 0 if uncompressed */
 	size_t maplen;
 	int feedback;
-	unsigned char *data;	/* nslots * recsize bytes, page aligned */
-	unsigned char *out;	/* nslots * outsize bytes */
-	int claimed;		/* set atomically by the first ring_fail */
-	uint64_t written;	/* records the writer has completed */
+	unsigned char *data; /* nslots * recsize bytes, page aligned */
+	unsigned char *out; /* nslots * outsize bytes */
+	int claimed; /* set atomically by the first ring_fail */
+	uint64_t written; /* records the writer has completed */
 	struct ring_status status;
 	struct ring_volume vol;
 	struct ring_slot_ctl ctl[];
@@ -118,8 +118,8 @@ ring_create(int ntrec, int compressed, int feedback)
 	size_t recsize = (size_t)ntrec * TP_BSIZE;
 	size_t group = group_size(recsize, feedback);
 	size_t nslots = slot_count(recsize, group);
-	size_t ctlsize = round_up(sizeof(struct ring) +
-	    nslots * sizeof(struct ring_slot_ctl), page);
+	size_t ctlsize = round_up(
+	    sizeof(struct ring) + nslots * sizeof(struct ring_slot_ctl), page);
 	size_t datasize = round_up(nslots * recsize, page);
 	size_t outsize = compressed ? round_up(CPREFIX_SIZE + recsize, 64) : 0;
 	size_t maplen = ctlsize + datasize + round_up(nslots * outsize, page);
@@ -127,7 +127,7 @@ ring_create(int ntrec, int compressed, int feedback)
 	size_t i;
 
 	r = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return NULL;
 	/* the mapping is zero filled: status is RING_OK, counters 0 */
@@ -150,12 +150,12 @@ ring_create(int ntrec, int compressed, int feedback)
 			goto fail;
 	}
 	return r;
-fail:	{
-		int e = errno;
+fail : {
+	int e = errno;
 
-		munmap(r, maplen);
-		errno = e;
-	}
+	munmap(r, maplen);
+	errno = e;
+}
 	return NULL;
 }
 
@@ -269,7 +269,7 @@ ring_mark_full(struct ring *r, uint64_t rec, unsigned flags, size_t outlen)
 
 int
 ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
-    unsigned *flags, size_t *outlen)
+		     unsigned *flags, size_t *outlen)
 {
 	struct ring_slot_ctl *c = &r->ctl[rec % r->nslots];
 	int rc = timed_wait_sem(&c->full, timeout_ms);
@@ -324,20 +324,20 @@ ring_release(struct ring *r, uint64_t rec)
 
 void
 ring_fail(struct ring *r, enum ring_error kind, int err, uint64_t record,
-    uint64_t offset, size_t count, size_t got)
+	  uint64_t offset, size_t count, size_t got)
 {
 	int expected = 0;
 
 	if (!__atomic_compare_exchange_n(&r->claimed, &expected, 1, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 	r->status.err = err;
 	r->status.record = record;
 	r->status.offset = offset;
 	r->status.count = count;
 	r->status.got = got;
-	r->status.first_unwritten = __atomic_load_n(&r->written,
-	    __ATOMIC_ACQUIRE);
+	r->status.first_unwritten =
+	    __atomic_load_n(&r->written, __ATOMIC_ACQUIRE);
 	/* publish the details before the kind the master tests */
 	__atomic_store_n(&r->status.error, (int)kind, __ATOMIC_RELEASE);
 }
@@ -423,8 +423,7 @@ copy_next(struct ring *r, char *name, size_t len, uint64_t *resume)
 }
 
 int
-ring_volume_wait_next(struct ring *r, char *name, size_t len,
-    uint64_t *resume)
+ring_volume_wait_next(struct ring *r, char *name, size_t len, uint64_t *resume)
 {
 	if (wait_sem(&r->vol.next) == -1)
 		return -1;
@@ -433,8 +432,7 @@ ring_volume_wait_next(struct ring *r, char *name, size_t len,
 }
 
 int
-ring_volume_try_next(struct ring *r, char *name, size_t len,
-    uint64_t *resume)
+ring_volume_try_next(struct ring *r, char *name, size_t len, uint64_t *resume)
 {
 	while (sem_trywait(&r->vol.next) == -1) {
 		if (errno == EAGAIN)

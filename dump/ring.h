@@ -20,21 +20,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SLAVE_COUNT	3		/* slaves reading and assembling records */
+#define SLAVE_COUNT 3 /* slaves reading and assembling records */
 
 /* Who reported an error, and what kind (struct ring_status.kind). */
 enum ring_error {
 	RING_OK = 0,
-	RING_SLAVE_READ,	/* pread of the device failed (err set) */
-	RING_SLAVE_SHORT,	/* pread hit end of the device */
-	RING_SLAVE_OPEN,	/* a slave could not open the device */
-	RING_SLAVE_PROTO,	/* malformed request from the master */
-	RING_WRITER_EOM,	/* write returned 0 or ENOSPC: end of media */
-	RING_WRITER_WRITE,	/* other write error (err set) */
-	RING_WRITER_PIPE,	/* EPIPE: the reader went away */
-	RING_WRITER_FSYNC,	/* fsync of the output failed */
-	RING_WRITER_CLOSE,	/* close of the output failed */
-	RING_INTERNAL,		/* semaphore failure and the like */
+	RING_SLAVE_READ, /* pread of the device failed (err set) */
+	RING_SLAVE_SHORT, /* pread hit end of the device */
+	RING_SLAVE_OPEN, /* a slave could not open the device */
+	RING_SLAVE_PROTO, /* malformed request from the master */
+	RING_WRITER_EOM, /* write returned 0 or ENOSPC: end of media */
+	RING_WRITER_WRITE, /* other write error (err set) */
+	RING_WRITER_PIPE, /* EPIPE: the reader went away */
+	RING_WRITER_FSYNC, /* fsync of the output failed */
+	RING_WRITER_CLOSE, /* close of the output failed */
+	RING_INTERNAL, /* semaphore failure and the like */
 };
 
 /*
@@ -43,13 +43,13 @@ enum ring_error {
  * the failure (a helper exited, or error became non-zero).
  */
 struct ring_status {
-	int error;		/* enum ring_error; RING_OK while all is well */
-	int err;		/* errno of the failing call, 0 if none */
-	uint64_t record;	/* record being read or written */
-	uint64_t offset;	/* slave: device byte offset of the read;
+	int error; /* enum ring_error; RING_OK while all is well */
+	int err; /* errno of the failing call, 0 if none */
+	uint64_t record; /* record being read or written */
+	uint64_t offset; /* slave: device byte offset of the read;
 				 * writer: bytes on the volume so far */
-	size_t count;		/* bytes asked for (slave read errors) */
-	size_t got;		/* bytes a short read returned */
+	size_t count; /* bytes asked for (slave read errors) */
+	size_t got; /* bytes a short read returned */
 	/*
 	 * First record that did not reach the output: the writer stopped
 	 * there.  Records before it are on the medium; it and the ones
@@ -64,9 +64,9 @@ struct ring_status {
 struct ring;
 
 /* How a full slot is to be written (ring_mark_full / ring_wait_full). */
-#define RING_LAST	0x1	/* the final record of the dump */
-#define RING_VOLEND	0x2	/* the last record of its volume */
-#define RING_RAW	0x4	/* write the raw record, not the output area */
+#define RING_LAST   0x1 /* the final record of the dump */
+#define RING_VOLEND 0x2 /* the last record of its volume */
+#define RING_RAW    0x4 /* write the raw record, not the output area */
 
 /*
  * Map the ring for records of ntrec tape blocks (before forking).
@@ -95,16 +95,15 @@ size_t ring_out_size(const struct ring *r);
 int ring_wait_free(struct ring *r, uint64_t rec);
 /* Slave: the slot of rec holds record rec; flags are RING_*, outlen the
  * bytes of the output area to write (ignored with RING_RAW). */
-int ring_mark_full(struct ring *r, uint64_t rec, unsigned flags,
-    size_t outlen);
+int ring_mark_full(struct ring *r, uint64_t rec, unsigned flags, size_t outlen);
 /* Writer: wait until record rec is assembled; *flags and *outlen as the
  * slave gave them.  0, or -1 with errno. */
 int ring_wait_full(struct ring *r, uint64_t rec, unsigned *flags,
-    size_t *outlen);
+		   size_t *outlen);
 /* Writer: ring_wait_full for at most timeout_ms: 1 got it, 0 timed
  * out, -1 with errno. */
 int ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
-    unsigned *flags, size_t *outlen);
+			 unsigned *flags, size_t *outlen);
 /*
  * Master (feedback rings): wait at most timeout_ms for the output size
  * of record rec, which the slave published with ring_mark_full.  Every
@@ -112,13 +111,13 @@ int ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
  * timeout, -1 with errno.
  */
 int ring_wait_sized(struct ring *r, uint64_t rec, int timeout_ms,
-    size_t *outlen);
+		    size_t *outlen);
 /* Writer: record rec reached the output; its slot may be reused. */
 int ring_release(struct ring *r, uint64_t rec);
 
 /* Any process: report an error (only the first report is kept). */
-void ring_fail(struct ring *r, enum ring_error kind, int err,
-    uint64_t record, uint64_t offset, size_t count, size_t got);
+void ring_fail(struct ring *r, enum ring_error kind, int err, uint64_t record,
+	       uint64_t offset, size_t count, size_t got);
 /* The shared status (read by the master). */
 const struct ring_status *ring_status(const struct ring *r);
 /* A slave dumped an unreadable range as zeros. */
@@ -145,7 +144,7 @@ uint64_t ring_written(const struct ring *r);
  * resumes at; every record before that one is discarded, and the master
  * queues the lost ones again behind the new volume header.
  */
-#define RING_NAME_MAX	4096
+#define RING_NAME_MAX 4096
 
 void ring_volume_closed(struct ring *r, uint64_t bytes);
 int ring_volume_wait_closed(struct ring *r, int timeout_ms);
@@ -155,10 +154,10 @@ void ring_volume_next(struct ring *r, const char *name, uint64_t resume);
 /* Writer: wait for the next name; copies it into name, and the record
  * the volume resumes at into *resume. */
 int ring_volume_wait_next(struct ring *r, char *name, size_t len,
-    uint64_t *resume);
+			  uint64_t *resume);
 /* Writer: the same without waiting: 1 named, 0 not yet, -1 error. */
 int ring_volume_try_next(struct ring *r, char *name, size_t len,
-    uint64_t *resume);
+			 uint64_t *resume);
 void ring_volume_eom(struct ring *r, uint64_t first_unwritten);
 /* Master: whether the writer reported end of media (cheap: a flag). */
 int ring_volume_eom_pending(const struct ring *r);

@@ -37,7 +37,7 @@
 
 static volatile sig_atomic_t pending;
 static int noask_flag;
-static int fifo_output;		/* -f - or a FIFO, known before the open */
+static int fifo_output; /* -f - or a FIFO, known before the open */
 /* Registered by the output side: whether the opened output is a pipe. */
 static int (*pipe_test)(void);
 
@@ -47,12 +47,13 @@ static void
 on_signal(int signo, siginfo_t *info, void *ctx)
 {
 	(void)ctx;
-	if (signo == SIGSEGV || ((signo == SIGFPE || signo == SIGBUS ||
-	    signo == SIGTRAP) && info != NULL && info->si_code > 0)) {
+	if (signo == SIGSEGV ||
+	    ((signo == SIGFPE || signo == SIGBUS || signo == SIGTRAP) &&
+	     info != NULL && info->si_code > 0)) {
 		/* a fault: the instruction runs again and ends us */
 		if (signo == SIGSEGV)
 			(void)!write(STDERR_FILENO, segv_text,
-			    sizeof(segv_text) - 1);
+				     sizeof(segv_text) - 1);
 		(void)signal(signo, SIG_DFL);
 		return;
 	}
@@ -78,14 +79,15 @@ catch_signal(int signo)
 void
 sig_setup(const char *output, int noask)
 {
-	static const int handled[] = { SIGHUP, SIGINT, SIGTERM, SIGALRM,
-	    SIGTRAP, SIGFPE, SIGBUS, SIGSEGV };
+	static const int handled[] = {SIGHUP,  SIGINT, SIGTERM, SIGALRM,
+				      SIGTRAP, SIGFPE, SIGBUS,	SIGSEGV};
 	struct stat st;
 	size_t i;
 
 	noask_flag = noask;
-	fifo_output = strcmp(output, "-") == 0 || (!rmt_is_remote(output) &&
-	    stat(output, &st) == 0 && S_ISFIFO(st.st_mode));
+	fifo_output = strcmp(output, "-") == 0 ||
+	    (!rmt_is_remote(output) && stat(output, &st) == 0 &&
+	     S_ISFIFO(st.st_mode));
 	for (i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
 		catch_signal(handled[i]);
 	(void)signal(SIGXCPU, SIG_IGN);

@@ -19,10 +19,10 @@
 void
 sizes_setup(struct tape_state *ts, int limited)
 {
-	ts->feedback = ts->cfg.compress != COMP_NONE &&
-	    (limited || qfa_wants_sizes(1));
+	ts->feedback =
+	    ts->cfg.compress != COMP_NONE && (limited || qfa_wants_sizes(1));
 	qfa_setup(ts->cfg.ntrec, ts->cfg.compress != COMP_NONE,
-	    ts->out.kind == WRITER_TAPE ? QFA_RECORDS : QFA_BYTES);
+		  ts->out.kind == WRITER_TAPE ? QFA_RECORDS : QFA_BYTES);
 }
 
 struct sized_arg {
@@ -55,8 +55,8 @@ sizes_learn(struct tape_state *ts, uint64_t rec)
 		if (ts->sized_next >= ts->vol_first_rec) {
 			ts->vol_known_bytes += a.len;
 			if (ts->tape_tenths != 0)
-				ts->vol_known_tenths += a.len / ts->density +
-				    ts->gap_tenths;
+				ts->vol_known_tenths +=
+				    a.len / ts->density + ts->gap_tenths;
 		}
 		ts->sized_next++;
 	}

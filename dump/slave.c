@@ -47,32 +47,32 @@
 #include "slave.h"
 
 /* Exit statuses of a slave (the master only tests for zero). */
-#define SLAVE_EXIT_OK		0
-#define SLAVE_EXIT_FAILED	1
+#define SLAVE_EXIT_OK	  0
+#define SLAVE_EXIT_FAILED 1
 
 /* The margin a compressed record must stay under (doc/format.md 11.1:
  * at most ntrec*1024 - 16 bytes). */
-#define COMPRESS_MARGIN		16
+#define COMPRESS_MARGIN 16
 
 /* Heap allocations below this size are never mmap()ed, and free memory
  * at the top of the heap is kept up to it: more than bzip2 -9 allocates
  * per record (about 7.6 MiB). */
-#define KEEP_HEAP_BYTES		(32 * 1024 * 1024)
+#define KEEP_HEAP_BYTES (32 * 1024 * 1024)
 /* How much lower than the writer a slave's CPU priority is. */
-#define SLAVE_NICE_STEP		1
+#define SLAVE_NICE_STEP 1
 /* The unit of the "sector" numbers in read-error messages (0.4b47's). */
-#define SECTOR_SIZE		512
+#define SECTOR_SIZE 512
 
 /* One received packet, with buffers sized for the largest record. */
 struct packet {
 	struct slave_req req;
-	struct slave_item *items;	/* ntrec entries */
-	unsigned char *inline_data;	/* ntrec * TP_BSIZE bytes */
+	struct slave_item *items; /* ntrec entries */
+	unsigned char *inline_data; /* ntrec * TP_BSIZE bytes */
 };
 
 static _Noreturn void
 fail(struct ring *ring, enum ring_error kind, int err, uint64_t record,
-    uint64_t off, size_t count, size_t got)
+     uint64_t off, size_t count, size_t got)
 {
 	ring_fail(ring, kind, err, record, off, count, got);
 	_exit(SLAVE_EXIT_FAILED);
@@ -105,15 +105,17 @@ receive(int sock, struct packet *p, int ntrec)
 	if (rc <= 0)
 		return rc;
 	if (p->req.magic != SLAVE_REQ_MAGIC || p->req.nitems == 0 ||
-	    p->req.nitems > (uint32_t)ntrec || p->req.ninline > (uint32_t)ntrec) {
+	    p->req.nitems > (uint32_t)ntrec ||
+	    p->req.ninline > (uint32_t)ntrec) {
 		errno = EPROTO;
 		return -1;
 	}
 	if (read_exact(sock, p->items,
-	    p->req.nitems * sizeof(struct slave_item)) != 1)
+		       p->req.nitems * sizeof(struct slave_item)) != 1)
 		return -1;
-	if (p->req.ninline > 0 && read_exact(sock, p->inline_data,
-	    (size_t)p->req.ninline * TP_BSIZE) != 1)
+	if (p->req.ninline > 0 &&
+	    read_exact(sock, p->inline_data,
+		       (size_t)p->req.ninline * TP_BSIZE) != 1)
 		return -1;
 	return 1;
 }
@@ -149,7 +151,7 @@ struct segment {
 	unsigned char *dst;
 	uint64_t off;
 	size_t len;
-	uint64_t record;	/* the first record it fills, for errors */
+	uint64_t record; /* the first record it fills, for errors */
 };
 
 /* Lay out the records of batch b (n packets) in their slots: inline
@@ -158,7 +160,7 @@ struct segment {
  * the number of segments. */
 static size_t
 lay_out(struct ring *ring, const struct packet *b, size_t n,
-    struct segment *seg)
+	struct segment *seg)
 {
 	size_t k, nseg = 0;
 	uint32_t i;
@@ -178,10 +180,11 @@ lay_out(struct ring *ring, const struct packet *b, size_t n,
 				src += len;
 			} else if (it->kind == SLAVE_ZERO) {
 				memset(dst, 0, len);
-			} else if (last != NULL && last->dst + last->len == dst &&
-			    last->off + last->len == it->off) {
+			} else if (last != NULL &&
+				   last->dst + last->len == dst &&
+				   last->off + last->len == it->off) {
 				last->len += len;
-			} else {	/* SLAVE_DISK, checked by valid_items */
+			} else { /* SLAVE_DISK, checked by valid_items */
 				seg[nseg].dst = dst;
 				seg[nseg].off = it->off;
 				seg[nseg].len = len;
@@ -199,13 +202,13 @@ lay_out(struct ring *ring, const struct packet *b, size_t n,
  * counted in the ring for the master's closing line. */
 static void
 report_unreadable(struct ring *ring, const struct slave_config *sc,
-    uint64_t off, size_t len)
+		  uint64_t off, size_t len)
 {
 	unsigned fsblock = sc->fsblock ? sc->fsblock : TP_BSIZE;
 
 	msg("read error from %s: %s: [sector %llu, ext2blk %llu]: "
-	    "count=%zu, dumped as zeros\n", sc->device, strerror(EIO),
-	    (unsigned long long)(off / SECTOR_SIZE),
+	    "count=%zu, dumped as zeros\n",
+	    sc->device, strerror(EIO), (unsigned long long)(off / SECTOR_SIZE),
 	    (unsigned long long)(off / fsblock), len);
 	ring_note_read_error(ring);
 }
@@ -218,14 +221,14 @@ report_unreadable(struct ring *ring, const struct slave_config *sc,
  */
 static void
 salvage_segment(struct ring *ring, const struct slave_config *sc,
-    struct devread *dev, const struct segment *s)
+		struct devread *dev, const struct segment *s)
 {
 	uint64_t bad_off = 0;
 	size_t bad_len = 0, pos;
 
 	for (pos = 0; pos < s->len; pos += TP_BSIZE) {
 		ssize_t n = devread_pread(dev, s->dst + pos, TP_BSIZE,
-		    (off_t)(s->off + pos));
+					  (off_t)(s->off + pos));
 
 		if (n < 0 && errno == EIO) {
 			memset(s->dst + pos, 0, TP_BSIZE);
@@ -236,10 +239,10 @@ salvage_segment(struct ring *ring, const struct slave_config *sc,
 		}
 		if (n < 0)
 			fail(ring, RING_SLAVE_READ, errno, s->record,
-			    s->off + pos, TP_BSIZE, 0);
+			     s->off + pos, TP_BSIZE, 0);
 		if (n != TP_BSIZE)
-			fail(ring, RING_SLAVE_SHORT, 0, s->record,
-			    s->off + pos, TP_BSIZE, (size_t)n);
+			fail(ring, RING_SLAVE_SHORT, 0, s->record, s->off + pos,
+			     TP_BSIZE, (size_t)n);
 		if (bad_len != 0)
 			report_unreadable(ring, sc, bad_off, bad_len);
 		bad_len = 0;
@@ -250,13 +253,13 @@ salvage_segment(struct ring *ring, const struct slave_config *sc,
 
 static void
 read_segments(struct ring *ring, const struct slave_config *sc,
-    struct devread *dev, const struct segment *seg, size_t nseg)
+	      struct devread *dev, const struct segment *seg, size_t nseg)
 {
 	size_t i;
 
 	for (i = 0; i < nseg; i++) {
 		ssize_t n = devread_pread(dev, seg[i].dst, seg[i].len,
-		    (off_t)seg[i].off);
+					  (off_t)seg[i].off);
 
 		if (n < 0 && errno == EIO) {
 			salvage_segment(ring, sc, dev, &seg[i]);
@@ -264,10 +267,10 @@ read_segments(struct ring *ring, const struct slave_config *sc,
 		}
 		if (n < 0)
 			fail(ring, RING_SLAVE_READ, errno, seg[i].record,
-			    seg[i].off, seg[i].len, 0);
+			     seg[i].off, seg[i].len, 0);
 		if ((size_t)n != seg[i].len)
 			fail(ring, RING_SLAVE_SHORT, 0, seg[i].record,
-			    seg[i].off, seg[i].len, (size_t)n);
+			     seg[i].off, seg[i].len, (size_t)n);
 	}
 }
 
@@ -275,14 +278,14 @@ read_segments(struct ring *ring, const struct slave_config *sc,
  * bytes to write (prefix included). */
 static size_t
 compress_slot(const struct slave_config *sc, const unsigned char *src,
-    unsigned char *out, void *work)
+	      unsigned char *out, void *work)
 {
 	size_t recsize = (size_t)sc->ntrec * TP_BSIZE;
 	unsigned code = compress_tape_code((enum compress_method)sc->method);
-	size_t n = compress_record((enum compress_method)sc->method,
-	    sc->level, src, recsize, out + CPREFIX_SIZE,
-	    recsize - COMPRESS_MARGIN, work);
-	struct cprefix pfx = { .compressed = n != 0, .method = code };
+	size_t n = compress_record((enum compress_method)sc->method, sc->level,
+				   src, recsize, out + CPREFIX_SIZE,
+				   recsize - COMPRESS_MARGIN, work);
+	struct cprefix pfx = {.compressed = n != 0, .method = code};
 
 	if (n == 0) {
 		/* did not shrink enough, or the codec refused: raw */
@@ -322,7 +325,7 @@ lower_priority(void)
 static int
 packet_waiting(int sock)
 {
-	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	struct pollfd pfd = {.fd = sock, .events = POLLIN};
 
 	return poll(&pfd, 1, 0) > 0;
 }
@@ -353,7 +356,7 @@ receive_valid(struct ring *ring, int sock, struct packet *p, int ntrec)
 
 	if (rc < 0 || (rc > 0 && !valid_items(p, ntrec)))
 		fail(ring, RING_SLAVE_PROTO, rc < 0 ? errno : EPROTO,
-		    p->req.record, 0, 0, 0);
+		     p->req.record, 0, 0, 0);
 	return rc;
 }
 
@@ -361,7 +364,7 @@ receive_valid(struct ring *ring, int sock, struct packet *p, int ntrec)
  * writer. */
 static void
 finish_batch(const struct slave_config *sc, struct ring *ring,
-    const struct packet *b, size_t n, void *work)
+	     const struct packet *b, size_t n, void *work)
 {
 	size_t k;
 
@@ -377,12 +380,12 @@ finish_batch(const struct slave_config *sc, struct ring *ring,
 		if (sc->method == COMP_NONE || (p->req.flags & SLAVE_REQ_RAW))
 			flags |= RING_RAW;
 		else
-			outlen = compress_slot(sc, ring_slot(ring,
-			    p->req.record), ring_out(ring, p->req.record),
-			    work);
+			outlen =
+			    compress_slot(sc, ring_slot(ring, p->req.record),
+					  ring_out(ring, p->req.record), work);
 		if (ring_mark_full(ring, p->req.record, flags, outlen) == -1)
 			fail(ring, RING_INTERNAL, errno, p->req.record, 0, 0,
-			    0);
+			     0);
 	}
 }
 
@@ -415,7 +418,7 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 	seg = calloc(group * (size_t)ntrec, sizeof(*seg));
 	if (sc->method != COMP_NONE)
 		worksize = compress_work_size((enum compress_method)sc->method,
-		    (size_t)ntrec * TP_BSIZE);
+					      (size_t)ntrec * TP_BSIZE);
 	if (worksize > 0)
 		work = malloc(worksize);
 	if (b == NULL || seg == NULL || alloc_packets(b, group + 1, ntrec) ||
@@ -439,7 +442,7 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 		for (k = 0; k < n; k++)
 			if (ring_wait_free(ring, b[k].req.record) == -1)
 				fail(ring, RING_INTERNAL, errno,
-				    b[k].req.record, 0, 0, 0);
+				     b[k].req.record, 0, 0, 0);
 		read_segments(ring, sc, &dev, seg, lay_out(ring, b, n, seg));
 		finish_batch(sc, ring, b, n, work);
 		if (carry) {

@@ -16,37 +16,37 @@
 struct ring;
 
 enum slave_item_kind {
-	SLAVE_INLINE = 1,	/* blocks carried in the packet (headers, memory) */
-	SLAVE_DISK,		/* blocks read from the device at off */
-	SLAVE_ZERO,		/* blocks of zeros */
+	SLAVE_INLINE = 1, /* blocks carried in the packet (headers, memory) */
+	SLAVE_DISK, /* blocks read from the device at off */
+	SLAVE_ZERO, /* blocks of zeros */
 };
 
 struct slave_item {
-	uint32_t kind;		/* enum slave_item_kind */
-	uint32_t nblocks;	/* tape blocks this item covers */
-	uint64_t off;		/* SLAVE_DISK: device byte offset */
+	uint32_t kind; /* enum slave_item_kind */
+	uint32_t nblocks; /* tape blocks this item covers */
+	uint64_t off; /* SLAVE_DISK: device byte offset */
 };
 
-#define SLAVE_REQ_LAST	0x1	/* the final record of the dump */
-#define SLAVE_REQ_VOLEND 0x2	/* the last record of its volume */
-#define SLAVE_REQ_RAW	0x4	/* first record of a volume: never compressed */
-#define SLAVE_REQ_MAGIC	0x534c5631u	/* guards against a desynced stream */
+#define SLAVE_REQ_LAST	 0x1 /* the final record of the dump */
+#define SLAVE_REQ_VOLEND 0x2 /* the last record of its volume */
+#define SLAVE_REQ_RAW	 0x4 /* first record of a volume: never compressed */
+#define SLAVE_REQ_MAGIC	 0x534c5631u /* guards against a desynced stream */
 
 struct slave_req {
-	uint32_t magic;		/* SLAVE_REQ_MAGIC */
-	uint32_t flags;		/* SLAVE_REQ_* */
-	uint64_t record;	/* record number, from 0 */
-	uint32_t nitems;	/* items that follow, 1..ntrec */
-	uint32_t ninline;	/* tape blocks of inline data after the items */
+	uint32_t magic; /* SLAVE_REQ_MAGIC */
+	uint32_t flags; /* SLAVE_REQ_* */
+	uint64_t record; /* record number, from 0 */
+	uint32_t nitems; /* items that follow, 1..ntrec */
+	uint32_t ninline; /* tape blocks of inline data after the items */
 };
 
 /* What a slave needs besides its socket and the ring. */
 struct slave_config {
-	const char *device;	/* file-system device, opened read only */
+	const char *device; /* file-system device, opened read only */
 	int ntrec;
-	int method;		/* enum compress_method; 0: no compression */
-	int level;		/* compression level, 0 = default */
-	unsigned fsblock;	/* file-system block size, for messages */
+	int method; /* enum compress_method; 0: no compression */
+	int level; /* compression level, 0 = default */
+	unsigned fsblock; /* file-system block size, for messages */
 };
 
 /*
@@ -57,6 +57,6 @@ struct slave_config {
  * reporting an error in the ring status.
  */
 _Noreturn void slave_main(int sock, const struct slave_config *sc,
-    struct ring *ring);
+			  struct ring *ring);
 
 #endif /* DUMP_SLAVE_H */

@@ -27,8 +27,8 @@
 #include "optr.h"
 #include "xalloc.h"
 
-#define DOTDOT		".."
-#define DOTDOT_LEN	2
+#define DOTDOT	   ".."
+#define DOTDOT_LEN 2
 
 /* The entries of one directory being walked, and the next to visit. */
 struct frame {
@@ -49,11 +49,12 @@ struct walk {
 	size_t norder, cap;
 	struct frame *frames;
 	size_t depth, fcap;
-	struct frame *fill;		/* frame walk_entry adds to */
+	struct frame *fill; /* frame walk_entry adds to */
 };
 
 /* First sight of ino: mark it and note its place in the order. */
-static void visit(struct walk *w, ext2_ino_t ino)
+static void
+visit(struct walk *w, ext2_ino_t ino)
 {
 	if (map_test(w->visit, ino))
 		return;
@@ -65,7 +66,8 @@ static void visit(struct walk *w, ext2_ino_t ino)
 	w->order[w->norder++] = ino;
 }
 
-static int is_dir_entry(const struct walk *w, const struct ext2_dir_entry *de)
+static int
+is_dir_entry(const struct walk *w, const struct ext2_dir_entry *de)
 {
 	int t = ext2fs_dirent_file_type(de);
 
@@ -74,13 +76,17 @@ static int is_dir_entry(const struct walk *w, const struct ext2_dir_entry *de)
 	return ext2fs_check_directory(w->fs, de->inode) == 0;
 }
 
-static int walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-		      int offset, int blocksize, char *buf, void *priv)
+static int
+walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
+	   int blocksize, char *buf, void *priv)
 {
 	struct walk *w = priv;
 	struct frame *f = w->fill;
 
-	(void)dir; (void)offset; (void)blocksize; (void)buf;
+	(void)dir;
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
 	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
 	    dirwalk_is_dot(de) || de->inode == 0 || de->inode >= w->maxino)
 		return 0;
@@ -98,7 +104,8 @@ static int walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 /* Start walking dir: its entries become the top frame.  A directory
  * that cannot be read costs its own contents only, as anywhere else in
  * dump. */
-static void push_dir(struct walk *w, ext2_ino_t dir)
+static void
+push_dir(struct walk *w, ext2_ino_t dir)
 {
 	errcode_t rc;
 
@@ -107,8 +114,8 @@ static void push_dir(struct walk *w, ext2_ino_t dir)
 	map_set(w->walked, dir);
 	if (w->depth == w->fcap) {
 		w->fcap = w->fcap ? w->fcap * 2 : 16;
-		w->frames = xreallocarray(w->frames, w->fcap,
-					  sizeof(*w->frames));
+		w->frames =
+		    xreallocarray(w->frames, w->fcap, sizeof(*w->frames));
 	}
 	w->fill = &w->frames[w->depth++];
 	memset(w->fill, 0, sizeof(*w->fill));
@@ -122,7 +129,8 @@ static void push_dir(struct walk *w, ext2_ino_t dir)
  * order and a sub-directory's contents right after it (0.4b47's order,
  * which its -v messages show), without recursion.
  */
-static void mark_tree(struct walk *w, ext2_ino_t top)
+static void
+mark_tree(struct walk *w, ext2_ino_t top)
 {
 	struct frame *f;
 	ext2_ino_t ino;
@@ -148,7 +156,8 @@ static void mark_tree(struct walk *w, ext2_ino_t top)
 
 /* ino and its directories up to the root, visited from the root down
  * (see the invariant above). */
-static int mark_up(struct walk *w, ext2_ino_t ino)
+static int
+mark_up(struct walk *w, ext2_ino_t ino)
 {
 	ext2_ino_t *chain = NULL, parent = 0;
 	size_t n = 0;
@@ -187,8 +196,8 @@ static int mark_up(struct walk *w, ext2_ino_t ino)
  * from (the directory itself, or the directory holding the file).
  * Returns -1 when it cannot be accessed.
  */
-static int locate(const char *path, int follow, struct stat *st,
-		  ext2_ino_t *up)
+static int
+locate(const char *path, int follow, struct stat *st, ext2_ino_t *up)
 {
 	char *real = NULL, *copy;
 	const char *name = path;
@@ -209,8 +218,7 @@ static int locate(const char *path, int follow, struct stat *st,
 	if (!S_ISDIR(st->st_mode)) {
 		/* dirname() may write into its argument. */
 		copy = xstrdup(name);
-		if (stat(dirname(copy), &dst) < 0 ||
-		    dst.st_dev != st->st_dev)
+		if (stat(dirname(copy), &dst) < 0 || dst.st_dev != st->st_dev)
 			rc = -1;
 		else
 			*up = (ext2_ino_t)dst.st_ino;
@@ -220,8 +228,9 @@ static int locate(const char *path, int follow, struct stat *st,
 	return rc;
 }
 
-static int mark_operand(struct walk *w, const struct dump_subset *sub,
-			const char *path, int first)
+static int
+mark_operand(struct walk *w, const struct dump_subset *sub, const char *path,
+	     int first)
 {
 	struct stat st;
 	ext2_ino_t up;
@@ -246,8 +255,9 @@ static int mark_operand(struct walk *w, const struct dump_subset *sub,
 	return 0;
 }
 
-int subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
-		 ext2_ino_t **order, size_t *n)
+int
+subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
+	     ext2_ino_t **order, size_t *n)
 {
 	struct walk w;
 	int i, rc = 0;

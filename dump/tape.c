@@ -67,8 +67,8 @@
  * Initialised so that tape_kill_helpers() and tape_volumes() are right
  * even before tape_start(). */
 static struct tape_state ts = {
-	.procs.socks = { -1, -1, -1 },
-	.volume = 1,
+    .procs.socks = {-1, -1, -1},
+    .volume = 1,
 };
 
 int
@@ -97,19 +97,19 @@ tape_start(const struct tape_config *c)
 	volend_setup(&ts);
 	sizes_setup(&ts, volend_limit(&ts, 1) != 0 || ts.tape_tenths != 0);
 	ts.ring = ring_create(ts.cfg.ntrec, ts.cfg.compress != COMP_NONE,
-	    ts.feedback);
+			      ts.feedback);
 	if (ts.ring == NULL) {
 		msg("Cannot allocate the record ring: %s\n", strerror(errno));
 		if (!ts.out.is_stdout)
 			(void)close(ts.out.fd);
 		return -1;
 	}
-	ts.cur.items = xreallocarray(NULL, (size_t)ts.cfg.ntrec,
-	    sizeof(*ts.cur.items));
-	ts.cur.inline_data = xreallocarray(NULL, (size_t)ts.cfg.ntrec,
-	    TP_BSIZE);
-	if (procs_start_writer(&ts.procs, &ts.out, ts.ring,
-	    ts.cfg.ntrec) == -1 ||
+	ts.cur.items =
+	    xreallocarray(NULL, (size_t)ts.cfg.ntrec, sizeof(*ts.cur.items));
+	ts.cur.inline_data =
+	    xreallocarray(NULL, (size_t)ts.cfg.ntrec, TP_BSIZE);
+	if (procs_start_writer(&ts.procs, &ts.out, ts.ring, ts.cfg.ntrec) ==
+		-1 ||
 	    procs_release_output(&ts.out) == -1 ||
 	    procs_start_slaves(&ts.procs, &ts.cfg, ts.ring) == -1) {
 		msg("Cannot start the output processes: %s\n", strerror(errno));
@@ -144,15 +144,16 @@ tape_finish(union u_spcl *end)
 		procs_kill(&ts.procs);
 		return -1;
 	}
-	if (ts.feedback)		/* the last -Q positions (qfa.c) */
+	if (ts.feedback) /* the last -Q positions (qfa.c) */
 		sizes_learn(&ts, ts.nrecords);
 	bytes = ring_volume_bytes(ts.ring);
 	ts.total_cbytes += bytes;
 	ts.compressed_totals_valid = ts.cfg.compress != COMP_NONE;
-	volreport_volume(&ts, time(NULL), (ts.nrecords - ts.vol_first_rec) *
-	    (uint64_t)ts.cfg.ntrec, bytes);
+	volreport_volume(
+	    &ts, time(NULL),
+	    (ts.nrecords - ts.vol_first_rec) * (uint64_t)ts.cfg.ntrec, bytes);
 	ts.read_errors = __atomic_load_n(&ring_status(ts.ring)->read_errors,
-	    __ATOMIC_ACQUIRE);
+					 __ATOMIC_ACQUIRE);
 	ring_destroy(ts.ring);
 	ts.ring = NULL;
 	ts.started = 0;
@@ -168,7 +169,7 @@ tape_header(union u_spcl *h)
 void
 tape_mem(const void *buf, size_t n)
 {
-	qfa_mem(buf, n);		/* -A table of contents */
+	qfa_mem(buf, n); /* -A table of contents */
 	records_mem(&ts, buf, n);
 }
 
@@ -193,8 +194,8 @@ tape_blocks(void)
 uint64_t
 tape_blocks_read(void)
 {
-	return ts.ring == NULL ? 0 :
-	    ring_written(ts.ring) * (uint64_t)ts.cfg.ntrec;
+	return ts.ring == NULL ? 0
+			       : ring_written(ts.ring) * (uint64_t)ts.cfg.ntrec;
 }
 
 int

@@ -28,9 +28,9 @@ struct tape_config {
 	 * "a,b,c" names volumes 1, 2, 3 (the last name is reused for any
 	 * further volume, after the operator changed the media). */
 	const char *output;
-	const char *device;	/* file-system device or image the slaves read */
-	unsigned fsblock;	/* its block size (read-error messages) */
-	int ntrec;		/* tape blocks per record (-b) */
+	const char *device; /* file-system device or image the slaves read */
+	unsigned fsblock; /* its block size (read-error messages) */
+	int ntrec; /* tape blocks per record (-b) */
 	int verbose;
 	/* Fields every header of this dump carries: c_date, c_ddate,
 	 * c_level, c_label, c_filesys, c_dev, c_host.  tape.c builds each
@@ -45,8 +45,8 @@ struct tape_config {
 	 * the last value repeats.  nvolsize == 0: no size limit. */
 	const long *volsize;
 	int nvolsize;
-	int multi;		/* -M: volume n goes to <output>%03d */
-	int noask;		/* -q: a question aborts the dump */
+	int multi; /* -M: volume n goes to <output>%03d */
+	int noask; /* -q: a question aborts the dump */
 	/* -s feet, -d bpi, -c: volumes end by computed tape length
 	 * (ignored with -B or a pipe).  Zero: not given; the mode is on
 	 * when any of the three is (defaults 2300 ft, 1700 with -c; 1600
@@ -136,7 +136,7 @@ int tape_compress_totals(uint64_t *ukb, uint64_t *ckb);
  * uses it for volume 1 in "Dumping ... to <name>".
  */
 void tape_volume_name(const struct tape_config *cfg, int vol, char *buf,
-    size_t len);
+		      size_t len);
 
 /* Kill the slaves and the writer (used when the dump aborts). */
 void tape_kill_helpers(void);

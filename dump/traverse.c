@@ -26,25 +26,25 @@
 #include "tape.h"
 #include "xalloc.h"
 
-#define EXCLUDE_FIRST_INO	3	/* -e accepts inode numbers above 2 */
+#define EXCLUDE_FIRST_INO 3 /* -e accepts inode numbers above 2 */
 
 /* Pass II results for one directory (BSD's HASDUMPEDFILE/HASSUBDIRS). */
-#define HAS_DUMPED_FILE		1
-#define HAS_SUBDIRS		2
+#define HAS_DUMPED_FILE 1
+#define HAS_SUBDIRS	2
 
 struct pass2_ctx {
 	const struct dump_opts *o;
 	const struct dump_fs *dfs;
 	struct dump_maps *maps;
 	ext2_ino_t dir;
-	int excluded;		/* the directory itself is excluded */
+	int excluded; /* the directory itself is excluded */
 	int result;
 	int changed;
 };
 
 /* Size estimate of one inode in tape blocks, as 0.4b47 makes it. */
-static uint64_t blockest(const struct dump_fs *dfs,
-			 const struct ext2_inode_large *in)
+static uint64_t
+blockest(const struct dump_fs *dfs, const struct ext2_inode_large *in)
 {
 	uint64_t b = dfs->blocksize, per = b / TP_BSIZE;
 	uint64_t size = EXT2_I_SIZE(in);
@@ -62,22 +62,23 @@ static uint64_t blockest(const struct dump_fs *dfs,
 		sizeest /= 2;
 	}
 	if (size > TAPE_NDADDR * b)
-		blkest += (sizeest - TAPE_NDADDR * per + TP_NINDIR - 1) /
-			  TP_NINDIR;
+		blkest +=
+		    (sizeest - TAPE_NDADDR * per + TP_NINDIR - 1) / TP_NINDIR;
 	return blkest + 1;
 }
 
 /* The inodes dump never dumps: the journal and the resize inode. */
-static int always_excluded(const struct dump_fs *dfs, ext2_ino_t ino)
+static int
+always_excluded(const struct dump_fs *dfs, ext2_ino_t ino)
 {
 	return ino == EXT2_RESIZE_INO ||
-	       (ext2fs_has_feature_journal(dfs->fs->super) &&
-		ino == dfs->fs->super->s_journal_inum);
+	    (ext2fs_has_feature_journal(dfs->fs->super) &&
+	     ino == dfs->fs->super->s_journal_inum);
 }
 
 /* Verbose lines for them, printed before the passes as 0.4b47 does. */
-void traverse_report_fixed(const struct dump_opts *o,
-			   const struct dump_fs *dfs)
+void
+traverse_report_fixed(const struct dump_opts *o, const struct dump_fs *dfs)
 {
 	ext2_ino_t j = dfs->fs->super->s_journal_inum;
 
@@ -85,11 +86,11 @@ void traverse_report_fixed(const struct dump_opts *o,
 		return;
 	if (ext2fs_has_feature_journal(dfs->fs->super) && j != 0)
 		msg("Excluding inode %u (journal inode) from dump\n", j);
-	msg("Excluding inode %u (resize inode) from dump\n",
-	    EXT2_RESIZE_INO);
+	msg("Excluding inode %u (resize inode) from dump\n", EXT2_RESIZE_INO);
 }
 
-static int in_list(const struct dump_opts *o, ext2_ino_t ino)
+static int
+in_list(const struct dump_opts *o, ext2_ino_t ino)
 {
 	size_t i;
 
@@ -99,7 +100,8 @@ static int in_list(const struct dump_opts *o, ext2_ino_t ino)
 	return 0;
 }
 
-static void alloc_maps(const struct dump_fs *dfs, struct dump_maps *maps)
+static void
+alloc_maps(const struct dump_fs *dfs, struct dump_maps *maps)
 {
 	maps->maxino = dfs->maxino;
 	maps->mapsize = TAPE_MAPSIZE(dfs->maxino);
@@ -112,9 +114,10 @@ static void alloc_maps(const struct dump_fs *dfs, struct dump_maps *maps)
 }
 
 /* Pass I decision for one allocated inode. */
-static void map_inode(const struct dump_opts *o, const struct dump_fs *dfs,
-		      time_t ddate, struct dump_maps *maps, ext2_ino_t ino,
-		      const struct ext2_inode_large *in)
+static void
+map_inode(const struct dump_opts *o, const struct dump_fs *dfs, time_t ddate,
+	  struct dump_maps *maps, ext2_ino_t ino,
+	  const struct ext2_inode_large *in)
 {
 	int isdir = LINUX_S_ISDIR(in->i_mode);
 	const char *why = NULL;
@@ -122,8 +125,7 @@ static void map_inode(const struct dump_opts *o, const struct dump_fs *dfs,
 	map_set(maps->used, ino);
 	if (always_excluded(dfs, ino) || in_list(o, ino))
 		why = "";
-	else if ((in->i_flags & EXT2_NODUMP_FL) &&
-		 o->level >= o->honor_level)
+	else if ((in->i_flags & EXT2_NODUMP_FL) && o->level >= o->honor_level)
 		why = " (nodump attribute)";
 	if (ino == EXT2_ROOT_INO)
 		why = NULL;
@@ -157,7 +159,8 @@ struct itable {
 	dgrp_t group;
 };
 
-static int itable_cmp(const void *a, const void *b)
+static int
+itable_cmp(const void *a, const void *b)
 {
 	const struct itable *x = a, *y = b;
 
@@ -173,7 +176,8 @@ static int itable_cmp(const void *a, const void *b)
  * guess).  Their inodes are skipped, each group reported once.  Returns
  * a malloced flag per group.
  */
-static uint8_t *bad_itables(const struct dump_fs *dfs)
+static uint8_t *
+bad_itables(const struct dump_fs *dfs)
 {
 	ext2_filsys fs = dfs->fs;
 	dgrp_t g, n = fs->group_desc_count;
@@ -191,7 +195,8 @@ static uint8_t *bad_itables(const struct dump_fs *dfs)
 			bad[g] = 1;
 			msg("Error in the inode table of group %u: block %llu "
 			    "is outside the file system; inodes %u-%u "
-			    "skipped\n", g, (unsigned long long)t[g].start,
+			    "skipped\n",
+			    g, (unsigned long long)t[g].start,
 			    g * fs->super->s_inodes_per_group + 1,
 			    (g + 1) * fs->super->s_inodes_per_group);
 		}
@@ -211,8 +216,8 @@ static uint8_t *bad_itables(const struct dump_fs *dfs)
 				end = t[i].start + len;
 			}
 			msg("Error in the inode table of group %u: it overlaps "
-			    "that of group %u; inodes %u-%u skipped\n", g,
-			    other, g * fs->super->s_inodes_per_group + 1,
+			    "that of group %u; inodes %u-%u skipped\n",
+			    g, other, g * fs->super->s_inodes_per_group + 1,
 			    (g + 1) * fs->super->s_inodes_per_group);
 			continue;
 		}
@@ -230,8 +235,9 @@ static uint8_t *bad_itables(const struct dump_fs *dfs)
 
 /* Move the scan to the first group from g on that is not bad; -1 when
  * there is none. */
-static int skip_bad_groups(const struct dump_fs *dfs, ext2_inode_scan scan,
-			   const uint8_t *bad, dgrp_t g)
+static int
+skip_bad_groups(const struct dump_fs *dfs, ext2_inode_scan scan,
+		const uint8_t *bad, dgrp_t g)
 {
 	errcode_t rc;
 
@@ -247,15 +253,16 @@ static int skip_bad_groups(const struct dump_fs *dfs, ext2_inode_scan scan,
 	return 0;
 }
 
-static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
-		  time_t ddate, struct dump_maps *maps)
+static void
+pass1(const struct dump_opts *o, const struct dump_fs *dfs, time_t ddate,
+      struct dump_maps *maps)
 {
 	ext2_inode_scan scan;
 	ext2_ino_t ino;
 	struct ext2_inode_large *in;
 	errcode_t rc;
-	size_t isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
-						   : sizeof(*in);
+	size_t isz =
+	    dfs->inode_size > sizeof(*in) ? dfs->inode_size : sizeof(*in);
 	ext2_ino_t ipg = dfs->fs->super->s_inodes_per_group;
 	dgrp_t cur = 0;
 	int scanning = 1;
@@ -271,9 +278,8 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 	if (bad[0] && skip_bad_groups(dfs, scan, bad, 0) < 0)
 		scanning = 0;
 	while (scanning) {
-		rc = ext2fs_get_next_inode_full(scan, &ino,
-						(struct ext2_inode *)in,
-						(int)dfs->inode_size);
+		rc = ext2fs_get_next_inode_full(
+		    scan, &ino, (struct ext2_inode *)in, (int)dfs->inode_size);
 		if (rc == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE)
 			continue;
 		/* Into a group bad_itables() reported: on to the next good
@@ -317,13 +323,13 @@ static void pass1(const struct dump_opts *o, const struct dump_fs *dfs,
 }
 
 /* Pass I of a subset dump: the inodes subset.c listed, in its order. */
-static void pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs,
-			 time_t ddate, struct dump_maps *maps,
-			 const ext2_ino_t *order, size_t n)
+static void
+pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs, time_t ddate,
+	     struct dump_maps *maps, const ext2_ino_t *order, size_t n)
 {
 	struct ext2_inode_large *in;
-	size_t i, isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
-						      : sizeof(*in);
+	size_t i,
+	    isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size : sizeof(*in);
 	errcode_t rc;
 
 	in = xcalloc(1, isz);
@@ -347,13 +353,17 @@ static void pass1_subset(const struct dump_opts *o, const struct dump_fs *dfs,
 	free(in);
 }
 
-static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
-		       int offset, int blocksize, char *buf, void *priv)
+static int
+pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
+	    int blocksize, char *buf, void *priv)
 {
 	struct pass2_ctx *c = priv;
 	ext2_ino_t ino = de->inode;
 
-	(void)dir; (void)offset; (void)blocksize; (void)buf;
+	(void)dir;
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
 	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
 	    dirwalk_is_dot(de) || ino == 0 || ino >= c->maps->maxino)
 		return 0;
@@ -364,7 +374,8 @@ static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 
 			/* Taken back out of the estimate, as 0.4b47 does. */
 			if (ext2fs_read_inode_full(c->dfs->fs, ino,
-			    (struct ext2_inode *)&in, sizeof(in)) == 0)
+						   (struct ext2_inode *)&in,
+						   sizeof(in)) == 0)
 				c->maps->estimate -= blockest(c->dfs, &in);
 			map_clear(c->maps->dumped, ino);
 			c->changed = 1;
@@ -386,8 +397,9 @@ static int pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de,
 
 /* One round over the candidate directories; returns whether any map
  * changed. */
-static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
-		       struct dump_maps *maps)
+static int
+pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
+	    struct dump_maps *maps)
 {
 	struct pass2_ctx c;
 	struct ext2_inode_large in;
@@ -407,7 +419,8 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 		if (map_test(maps->dumped, ino) && !c.excluded)
 			continue;
 		if (ext2fs_read_inode_full(dfs->fs, ino,
-		    (struct ext2_inode *)&in, sizeof(in)) != 0) {
+					   (struct ext2_inode *)&in,
+					   sizeof(in)) != 0) {
 			map_clear(maps->dirs, ino);
 			continue;
 		}
@@ -433,8 +446,9 @@ static int pass2_round(const struct dump_opts *o, const struct dump_fs *dfs,
 	return changed;
 }
 
-void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
-		  time_t ddate, struct dump_maps *maps)
+void
+traverse_map(const struct dump_opts *o, const struct dump_fs *dfs, time_t ddate,
+	     struct dump_maps *maps)
 {
 	alloc_maps(dfs, maps);
 	if (!o->estimate_only)
@@ -446,9 +460,10 @@ void traverse_map(const struct dump_opts *o, const struct dump_fs *dfs,
 		;
 }
 
-int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
-			const struct dump_subset *sub, time_t ddate,
-			struct dump_maps *maps)
+int
+traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
+		    const struct dump_subset *sub, time_t ddate,
+		    struct dump_maps *maps)
 {
 	ext2_ino_t *order;
 	size_t n;
@@ -469,7 +484,8 @@ int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,
 	return 0;
 }
 
-void traverse_free_maps(struct dump_maps *maps)
+void
+traverse_free_maps(struct dump_maps *maps)
 {
 	free(maps->used);
 	free(maps->dumped);
@@ -479,7 +495,8 @@ void traverse_free_maps(struct dump_maps *maps)
 	memset(maps, 0, sizeof(*maps));
 }
 
-static ext2_ino_t first_dumped(const struct dump_maps *maps)
+static ext2_ino_t
+first_dumped(const struct dump_maps *maps)
 {
 	ext2_ino_t ino;
 
@@ -490,8 +507,9 @@ static ext2_ino_t first_dumped(const struct dump_maps *maps)
 }
 
 /* One map record: header (built from zero) plus the bitmap blocks. */
-static void dump_one_map(const struct dump_maps *maps, int type,
-			 ext2_ino_t ino, const uint8_t *map)
+static void
+dump_one_map(const struct dump_maps *maps, int type, ext2_ino_t ino,
+	     const uint8_t *map)
 {
 	union u_spcl h;
 	size_t nblocks = maps->mapsize / TP_BSIZE;
@@ -503,21 +521,21 @@ static void dump_one_map(const struct dump_maps *maps, int type,
 	tape_mem(map, nblocks);
 }
 
-void traverse_dump_maps(const struct dump_fs *dfs,
-			const struct dump_maps *maps)
+void
+traverse_dump_maps(const struct dump_fs *dfs, const struct dump_maps *maps)
 {
 	dump_one_map(maps, TS_CLRI, dfs->maxino - 1, maps->used);
 	dump_one_map(maps, TS_BITS, first_dumped(maps), maps->dumped);
 }
 
 /* Pass III (dirs != 0) or pass IV: every selected inode of that kind. */
-void traverse_dump_inodes(const struct dump_opts *o,
-			  const struct dump_fs *dfs,
-			  const struct dump_maps *maps, int dirs)
+void
+traverse_dump_inodes(const struct dump_opts *o, const struct dump_fs *dfs,
+		     const struct dump_maps *maps, int dirs)
 {
 	struct ext2_inode_large *in;
-	size_t isz = dfs->inode_size > sizeof(*in) ? dfs->inode_size
-						   : sizeof(*in);
+	size_t isz =
+	    dfs->inode_size > sizeof(*in) ? dfs->inode_size : sizeof(*in);
 	ext2_ino_t ino;
 	errcode_t rc;
 
@@ -546,7 +564,7 @@ void traverse_dump_inodes(const struct dump_opts *o,
 		if (LINUX_S_ISREG(in->i_mode) || LINUX_S_ISLNK(in->i_mode))
 			changes_watch(ino, in, tape_blocks());
 		changes_poll(tape_blocks_read());
-		sig_check();	/* once per inode: a signal is acted on soon */
+		sig_check(); /* once per inode: a signal is acted on soon */
 		optr_progress(tape_blocks());
 	}
 	free(in);

@@ -23,7 +23,8 @@ tape_volume_name(const struct tape_config *c, int vol, char *buf, size_t len)
 		p = comma + 1;
 	comma = strchr(p, ',');
 	(void)snprintf(buf, len, "%.*s",
-	    (int)(comma != NULL ? (size_t)(comma - p) : strlen(p)), p);
+		       (int)(comma != NULL ? (size_t)(comma - p) : strlen(p)),
+		       p);
 }
 
 /* Whether volume vol has a name of its own (-M, or a list element):

@@ -14,10 +14,10 @@
 #include "rmtclient.h"
 #include "tapeint.h"
 
-#define SECS_PER_HOUR	3600
-#define SECS_PER_MIN	60
+#define SECS_PER_HOUR 3600
+#define SECS_PER_MIN  60
 /* Ratio printing: 0.4b47 rounds u/c to 3 decimals by adding 0.0005. */
-#define RATIO_ROUND	0.0005
+#define RATIO_ROUND 0.0005
 
 static void
 print_ratio(const char *what, uint64_t ukb, uint64_t ckb)
@@ -32,14 +32,15 @@ print_ratio(const char *what, uint64_t ukb, uint64_t ckb)
  * size. */
 void
 volreport_volume(const struct tape_state *ts, time_t end, uint64_t blocks,
-    uint64_t vol_bytes)
+		 uint64_t vol_bytes)
 {
 	time_t took = end - ts->vol_start;
 	uint64_t ckb = vol_bytes / TP_BSIZE;
 
-	if (!ts->out.is_stdout)	/* a remote volume by its path, as 0.4b47 */
-		msg("Closing %s\n", rmt_is_remote(ts->vol_name) ?
-		    strchr(ts->vol_name, ':') + 1 : ts->vol_name);
+	if (!ts->out.is_stdout) /* a remote volume by its path, as 0.4b47 */
+		msg("Closing %s\n",
+		    rmt_is_remote(ts->vol_name) ? strchr(ts->vol_name, ':') + 1
+						: ts->vol_name);
 	msg("Volume %d completed at: %s", ts->volume, ctime(&end));
 	if (ts->cfg.compress == COMP_NONE)
 		msg("Volume %d %ju blocks (%.2fMB)\n", ts->volume,
@@ -54,10 +55,10 @@ volreport_volume(const struct tape_state *ts, time_t end, uint64_t blocks,
 		    (int)(took % SECS_PER_MIN));
 		msg("Volume %d transfer rate: %ju kB/s\n", ts->volume,
 		    (uintmax_t)((ts->cfg.compress != COMP_NONE ? ckb : blocks) /
-		    (uint64_t)took));
+				(uint64_t)took));
 		if (ts->cfg.compress != COMP_NONE) {
 			(void)snprintf(what, sizeof(what), "Volume %d ",
-			    ts->volume);
+				       ts->volume);
 			print_ratio(what, blocks, ckb);
 		}
 	}

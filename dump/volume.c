@@ -62,7 +62,7 @@ queue_volume_header(struct tape_state *ts, const struct hdr_state *vs)
  */
 void
 volume_begin(struct tape_state *ts, const struct hdr_state *vs,
-    int shared_number)
+	     int shared_number)
 {
 	ts->vol_start = time(NULL);
 	ts->vol_first_block = records_next(ts);
@@ -140,8 +140,9 @@ volume_switch(struct tape_state *ts)
 		sizes_learn(ts, ts->nrecords);
 	/* the blocks of the records that landed: after end of media the
 	 * master has queued more, which go to the next volume */
-	volreport_volume(ts, time(NULL), (lost - ts->vol_first_rec) *
-	    (uint64_t)ts->cfg.ntrec, bytes);
+	volreport_volume(ts, time(NULL),
+			 (lost - ts->vol_first_rec) * (uint64_t)ts->cfg.ntrec,
+			 bytes);
 	old_first_rec = ts->vol_first_rec;
 	ts->phys_blocks += (lost - ts->vol_first_rec) * (uint64_t)ts->cfg.ntrec;
 	nlost = eom_take_lost(ts, lost, eom, &lost_recs);
@@ -149,14 +150,14 @@ volume_switch(struct tape_state *ts)
 	    dialogue_script(&ts->cfg, ts->vol_name, ts->volume);
 	ts->volume++;
 	tape_volume_name(&ts->cfg, ts->volume, ts->vol_name,
-	    sizeof(ts->vol_name));
+			 sizeof(ts->vol_name));
 	if (!ready && !volname_named(&ts->cfg, ts->volume))
 		dialogue_media_change(&ts->cfg, ts->volume);
 	for (;;) {
 		ring_volume_next(ts->ring, ts->vol_name, ts->nrecords);
 		a.ring = ts->ring;
-		if (procs_wait_ring(&ts->procs, ts->ring, poll_opened,
-		    &a) == -1)
+		if (procs_wait_ring(&ts->procs, ts->ring, poll_opened, &a) ==
+		    -1)
 			fail_abort(ts);
 		if (a.err == 0)
 			break;

@@ -59,41 +59,41 @@
 #include "xio.h"
 
 /* Bytes per write for non-tape outputs, rounded down to whole records. */
-#define WRITE_CHUNK		(1024u * 1024)
+#define WRITE_CHUNK (1024u * 1024)
 /* ... but at most this many into a pipe.  A reader of a full pipe fed
  * with 1 MiB writes often waited milliseconds for a read although data
  * was there (150 stalls in a 4 s dump into a 37 MB/s reader, 0.6 s of
  * its time); with 128 KiB writes, 2 (bench/media-bench.sh). */
-#define PIPE_CHUNK		(128u * 1024)
+#define PIPE_CHUNK (128u * 1024)
 /* Regular files: start writeback of every this many bytes as soon as
  * they are written, and drop them from the page cache one window later,
  * once on disk, so the final fsync has little left to do. */
-#define WRITEBACK_WINDOW	(8u * 1024 * 1024)
+#define WRITEBACK_WINDOW (8u * 1024 * 1024)
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
-#define OUTPUT_MODE		0666
+#define OUTPUT_MODE 0666
 /* Filemarks that end a volume on a tape, and how long to wait before
  * trying again to open a drive that is still busy (rewinding). */
-#define END_FILEMARKS		1
-#define REWIND_POLL_SECS	10
+#define END_FILEMARKS	 1
+#define REWIND_POLL_SECS 10
 
 /* Bytes of W requests in flight on a remote link whose server does
  * strict writes (rmtclient.h): enough to cover a long round trip. */
-#define REMOTE_WINDOW		(4u * 1024 * 1024)
+#define REMOTE_WINDOW (4u * 1024 * 1024)
 
 /* Capacity asked for a pipe output (never shrunk): the reader keeps
  * working through this much while the writer waits for the CPU or a
  * record (1 MiB is the unprivileged limit, pipe-max-size). */
-#define PIPE_BUFFER_BYTES	(1024 * 1024)
+#define PIPE_BUFFER_BYTES (1024 * 1024)
 
 /* Most records in one write: a 1 MiB chunk of 1 KiB records, one writev
  * piece each at worst (compressed), which is also IOV_MAX on Linux. */
-#define MAX_CHUNK		(REMOTE_WINDOW / TP_BSIZE)
+#define MAX_CHUNK (REMOTE_WINDOW / TP_BSIZE)
 
-#define WRITER_EXIT_OK		0
-#define WRITER_EXIT_FAILED	1
+#define WRITER_EXIT_OK	   0
+#define WRITER_EXIT_FAILED 1
 
 /* The link writer_preconnect made, waiting for the first open. */
-static struct rmt_conn preconnected = { .to = -1, .from = -1 };
+static struct rmt_conn preconnected = {.to = -1, .from = -1};
 
 /* "host:" or "user@host:" of a remote output: with a comma list
  * (h:/dev/nst0,/dev/nst1) the later names are on the same host. */
@@ -108,7 +108,7 @@ writer_preconnect(const char *name)
 	    rmt_connect(&preconnected) == -1)
 		exit(X_STARTUP);
 	(void)snprintf(remote_prefix, sizeof(remote_prefix), "%.*s",
-	    (int)(path - name), name);
+		       (int)(path - name), name);
 }
 
 /* Open a remote output host:path through rmt, as 0.4b47 does. */
@@ -161,8 +161,9 @@ writer_tape_blksize(const char *name)
 	if (fd == -1)
 		return 0;
 	if (ioctl(fd, MTIOCGET, &mt) == 0)
-		blk = (long)(((unsigned long)mt.mt_dsreg & MT_ST_BLKSIZE_MASK)
-		    >> MT_ST_BLKSIZE_SHIFT);
+		blk =
+		    (long)(((unsigned long)mt.mt_dsreg & MT_ST_BLKSIZE_MASK) >>
+			   MT_ST_BLKSIZE_SHIFT);
 	/* nothing was written: a failing close loses nothing */
 	(void)close(fd);
 	return blk;
@@ -194,8 +195,9 @@ writer_open(const char *name, struct writer_output *out)
 	} else {
 		/* O_NOCTTY: an output that is a terminal must not become
 		 * the one the operator's questions are read from */
-		out->fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-		    O_NOCTTY, OUTPUT_MODE);
+		out->fd = open(
+		    name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY,
+		    OUTPUT_MODE);
 		if (out->fd == -1)
 			return -1;
 		(void)snprintf(out->name, sizeof(out->name), "%s", name);
@@ -213,10 +215,10 @@ writer_open(const char *name, struct writer_output *out)
 	else if (S_ISBLK(st.st_mode))
 		out->kind = WRITER_BLOCKDEV;
 	else if (S_ISCHR(st.st_mode))
-		out->kind = ioctl(out->fd, MTIOCGET, &mt) == 0 ?
-		    WRITER_TAPE : WRITER_CHARDEV;
+		out->kind = ioctl(out->fd, MTIOCGET, &mt) == 0 ? WRITER_TAPE
+							       : WRITER_CHARDEV;
 	else
-		out->kind = WRITER_PIPE;	/* FIFO, pipe, socket */
+		out->kind = WRITER_PIPE; /* FIFO, pipe, socket */
 	return 0;
 }
 
@@ -231,10 +233,10 @@ struct writer {
 	struct writer_output out;
 	struct ring *ring;
 	size_t recsize;
-	uint64_t pos;		/* bytes written to this volume */
-	uint64_t wb_start;	/* first byte not yet sent to writeback */
-	uint64_t drop_start;	/* first byte still kept in the page cache */
-	int writeback;		/* sync_file_range still worth calling */
+	uint64_t pos; /* bytes written to this volume */
+	uint64_t wb_start; /* first byte not yet sent to writeback */
+	uint64_t drop_start; /* first byte still kept in the page cache */
+	int writeback; /* sync_file_range still worth calling */
 	/* the chunk being written: its first record, the volume offset it
 	 * starts at and each record's length, to tell after a failure which
 	 * record did not fully land */
@@ -292,8 +294,9 @@ chunk_records(const struct writer *w)
 	if (w->out.kind == WRITER_TAPE ||
 	    (w->out.kind == WRITER_REMOTE && !w->out.rmt.strict))
 		return 1;
-	n = (w->out.kind == WRITER_REMOTE ? REMOTE_WINDOW :
-	    w->out.kind == WRITER_PIPE ? PIPE_CHUNK : WRITE_CHUNK) /
+	n = (w->out.kind == WRITER_REMOTE     ? REMOTE_WINDOW
+		 : w->out.kind == WRITER_PIPE ? PIPE_CHUNK
+					      : WRITE_CHUNK) /
 	    w->recsize;
 	if (n == 0)
 		n = 1;
@@ -319,11 +322,11 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 	while (iovcnt > 0) {
 		/* a single piece goes through plain write(): for a tape that
 		 * is literally one record per write() */
-		ssize_t n = w->out.kind == WRITER_REMOTE ?
-		    rmt_write(&w->out.rmt, iov->iov_base, iov->iov_len) :
-		    iovcnt == 1 ?
-		    write(w->out.fd, iov->iov_base, iov->iov_len) :
-		    writev(w->out.fd, iov, iovcnt);
+		ssize_t n = w->out.kind == WRITER_REMOTE
+		    ? rmt_write(&w->out.rmt, iov->iov_base, iov->iov_len)
+		    : iovcnt == 1
+		    ? write(w->out.fd, iov->iov_base, iov->iov_len)
+		    : writev(w->out.fd, iov, iovcnt);
 
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -333,8 +336,10 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 			fail(w, RING_WRITER_EOM, ENOSPC, current_record(w));
 		}
 		if (n == -1)
-			fail(w, errno == EPIPE ? RING_WRITER_PIPE :
-			    RING_WRITER_WRITE, errno, current_record(w));
+			fail(w,
+			     errno == EPIPE ? RING_WRITER_PIPE
+					    : RING_WRITER_WRITE,
+			     errno, current_record(w));
 		w->pos += (uint64_t)n;
 		/* the drive stopped inside the record: it is written again
 		 * in full on the next volume */
@@ -363,21 +368,23 @@ start_writeback(struct writer *w, uint64_t nrec)
 	if (!w->writeback || w->pos - w->wb_start < WRITEBACK_WINDOW)
 		return;
 	if (sync_file_range(w->out.fd, (off_t)w->wb_start,
-	    (off_t)(w->pos - w->wb_start), SYNC_FILE_RANGE_WRITE) == -1) {
+			    (off_t)(w->pos - w->wb_start),
+			    SYNC_FILE_RANGE_WRITE) == -1) {
 		w->writeback = 0;
 		return;
 	}
 	w->wb_start = w->pos;
 	if (sent <= w->drop_start)
 		return;
-	if (sync_file_range(w->out.fd, (off_t)w->drop_start,
-	    (off_t)(sent - w->drop_start), SYNC_FILE_RANGE_WAIT_BEFORE |
-	    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) == -1)
+	if (sync_file_range(
+		w->out.fd, (off_t)w->drop_start, (off_t)(sent - w->drop_start),
+		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+		    SYNC_FILE_RANGE_WAIT_AFTER) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);
 #ifdef HAVE_POSIX_FADVISE
 	/* clean pages now: dropping them loses nothing */
 	(void)posix_fadvise(w->out.fd, (off_t)w->drop_start,
-	    (off_t)(sent - w->drop_start), POSIX_FADV_DONTNEED);
+			    (off_t)(sent - w->drop_start), POSIX_FADV_DONTNEED);
 #endif
 	w->drop_start = sent;
 }
@@ -395,8 +402,7 @@ start_writeback(struct writer *w, uint64_t nrec)
  * (ENOSPC, short or empty write) returns 1, any other failure is fatal.
  */
 static int
-write_remote(struct writer *w, uint64_t first, size_t n,
-    const unsigned *flags)
+write_remote(struct writer *w, uint64_t first, size_t n, const unsigned *flags)
 {
 	size_t i, limit = ring_nslots(w->ring) / 2;
 	int err = 0, eom = 0;
@@ -406,9 +412,11 @@ write_remote(struct writer *w, uint64_t first, size_t n,
 			w->rq_first = first + i;
 		w->rq_len[(first + i) % MAX_CHUNK] = w->chunk_len[i];
 		w->rq_n++;
-		rmt_write_send(&w->out.rmt, (flags[i] & RING_RAW) ?
-		    ring_slot(w->ring, first + i) : ring_out(w->ring, first + i),
-		    w->chunk_len[i]);
+		rmt_write_send(&w->out.rmt,
+			       (flags[i] & RING_RAW)
+				   ? ring_slot(w->ring, first + i)
+				   : ring_out(w->ring, first + i),
+			       w->chunk_len[i]);
 	}
 	if (flags[n - 1] & (RING_LAST | RING_VOLEND))
 		limit = 0;
@@ -478,8 +486,8 @@ add_piece(struct iovec *iov, int *iovcnt, void *base, size_t len)
  * outlen as the slaves marked them), then free their slots.  Returns 1
  * at end of media (the records are still held), else 0. */
 static int
-write_records(struct writer *w, uint64_t first, size_t n,
-    const unsigned *flags, const size_t *outlen)
+write_records(struct writer *w, uint64_t first, size_t n, const unsigned *flags,
+	      const size_t *outlen)
 {
 	struct iovec iov[MAX_CHUNK];
 	int iovcnt = 0;
@@ -492,11 +500,11 @@ write_records(struct writer *w, uint64_t first, size_t n,
 		if (flags[i] & RING_RAW) {
 			w->chunk_len[i] = w->recsize;
 			add_piece(iov, &iovcnt, ring_slot(w->ring, first + i),
-			    w->recsize);
+				  w->recsize);
 		} else {
 			w->chunk_len[i] = outlen[i];
 			add_piece(iov, &iovcnt, ring_out(w->ring, first + i),
-			    outlen[i]);
+				  outlen[i]);
 		}
 	}
 	if (w->out.kind == WRITER_REMOTE && w->out.rmt.strict)
@@ -522,7 +530,7 @@ wait_rewind(const struct writer *w)
 	int fd;
 
 	while ((fd = open(w->out.name, O_RDONLY | O_CLOEXEC)) == -1 &&
-	    (errno == EBUSY || errno == EINTR))
+	       (errno == EBUSY || errno == EINTR))
 		(void)sleep(REWIND_POLL_SECS);
 	/* opened read-only to wait, nothing written: nothing to lose */
 	if (fd != -1)
@@ -533,7 +541,7 @@ wait_rewind(const struct writer *w)
 static void
 flush_and_close(struct writer *w, uint64_t nrec)
 {
-	struct mtop op = { .mt_op = MTWEOF, .mt_count = END_FILEMARKS };
+	struct mtop op = {.mt_op = MTWEOF, .mt_count = END_FILEMARKS};
 
 	if (w->out.kind == WRITER_REMOTE) {
 		/* the server flushes before it answers C (ours fsyncs), so
@@ -543,13 +551,12 @@ flush_and_close(struct writer *w, uint64_t nrec)
 		rmt_disconnect(&w->out.rmt);
 		return;
 	}
-	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV)
-	    && fsync(w->out.fd) == -1)
+	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV) &&
+	    fsync(w->out.fd) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);
 	/* MTWEOF, not MTWEOFI: it returns once the drive has written its
 	 * buffer, so an error shows up here and not after "DUMP IS DONE" */
-	if (w->out.kind == WRITER_TAPE &&
-	    ioctl(w->out.fd, MTIOCTOP, &op) == -1)
+	if (w->out.kind == WRITER_TAPE && ioctl(w->out.fd, MTIOCTOP, &op) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);
 	if (close(w->out.fd) == -1)
 		fail(w, RING_WRITER_CLOSE, errno, nrec);
@@ -562,19 +569,19 @@ flush_and_close(struct writer *w, uint64_t nrec)
  * starts with.  first_name: the name already received, if any. */
 static void
 open_next(struct writer *w, uint64_t nrec, const char *first_name,
-    uint64_t *resume)
+	  uint64_t *resume)
 {
 	char name[RING_NAME_MAX];
 
 	if (first_name != NULL)
 		(void)snprintf(name, sizeof(name), "%s", first_name);
-	else if (ring_volume_wait_next(w->ring, name, sizeof(name),
-	    resume) == -1)
+	else if (ring_volume_wait_next(w->ring, name, sizeof(name), resume) ==
+		 -1)
 		fail(w, RING_INTERNAL, errno, nrec);
 	while (writer_open(name, &w->out) == -1) {
 		ring_volume_opened(w->ring, errno);
 		if (ring_volume_wait_next(w->ring, name, sizeof(name),
-		    resume) == -1)
+					  resume) == -1)
 			fail(w, RING_INTERNAL, errno, nrec);
 	}
 	ring_volume_opened(w->ring, 0);
@@ -595,7 +602,7 @@ next_volume(struct writer *w, uint64_t nrec)
 
 /* How long one wait for a record lasts while discarding after end of
  * media, before looking again whether the master named the volume. */
-#define DISCARD_POLL_MS	20
+#define DISCARD_POLL_MS 20
 
 static void
 discard(struct writer *w, uint64_t rec)
@@ -607,7 +614,7 @@ discard(struct writer *w, uint64_t rec)
 /* Whether the master has named the next volume (kept in *named). */
 static int
 check_named(struct writer *w, int *named, char *name, size_t len,
-    uint64_t *resume, uint64_t rec)
+	    uint64_t *resume, uint64_t rec)
 {
 	if (!*named) {
 		*named = ring_volume_try_next(w->ring, name, len, resume);
@@ -630,7 +637,7 @@ check_named(struct writer *w, int *named, char *name, size_t len,
  */
 static uint64_t
 end_of_media(struct writer *w, uint64_t first, size_t n, int *held,
-    unsigned *hflags, size_t *houtlen)
+	     unsigned *hflags, size_t *houtlen)
 {
 	char name[RING_NAME_MAX];
 	uint64_t lost = current_record(w), rec, resume = 0, at;
@@ -659,18 +666,19 @@ end_of_media(struct writer *w, uint64_t first, size_t n, int *held,
 			if (ring_wait_full(w->ring, rec, &flags, &outlen) == -1)
 				fail(w, RING_INTERNAL, errno, rec);
 		} else {
-			rc = ring_wait_full_timed(w->ring, rec,
-			    DISCARD_POLL_MS, &flags, &outlen);
+			rc = ring_wait_full_timed(w->ring, rec, DISCARD_POLL_MS,
+						  &flags, &outlen);
 			if (rc == -1)
 				fail(w, RING_INTERNAL, errno, rec);
 			if (rc == 0) {
-				rec--;	/* look for the name, then wait again */
+				rec--; /* look for the name, then wait again */
 				continue;
 			}
 			/* the master names the volume before it sends the
 			 * record the volume resumes at: look again */
-			if (check_named(w, &named, name, sizeof(name),
-			    &resume, rec) && rec >= resume) {
+			if (check_named(w, &named, name, sizeof(name), &resume,
+					rec) &&
+			    rec >= resume) {
 				*held = 1;
 				*hflags = flags;
 				*houtlen = outlen;
@@ -711,17 +719,17 @@ writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 		chunk = chunk_records(&w);
 		while (n < chunk && !last && !volend) {
 			if (held)
-				held = 0;	/* flags[0], outlen[0] are set */
+				held = 0; /* flags[0], outlen[0] are set */
 			else if (n > 0 && greedy) {
-				int rc = ring_wait_full_timed(ring, rec + n, 0,
-				    &flags[n], &outlen[n]);
+				int rc = ring_wait_full_timed(
+				    ring, rec + n, 0, &flags[n], &outlen[n]);
 
 				if (rc == -1)
 					fail(&w, RING_INTERNAL, errno, rec + n);
 				if (rc == 0)
-					break;	/* write what is there */
+					break; /* write what is there */
 			} else if (ring_wait_full(ring, rec + n, &flags[n],
-			    &outlen[n]) == -1)
+						  &outlen[n]) == -1)
 				fail(&w, RING_INTERNAL, errno, rec + n);
 			last = (flags[n] & RING_LAST) != 0;
 			volend = (flags[n] & RING_VOLEND) != 0;
@@ -729,7 +737,7 @@ writer_main(const struct writer_output *out, struct ring *ring, int ntrec)
 		}
 		if (write_records(&w, rec, n, flags, outlen)) {
 			rec = end_of_media(&w, rec, n, &held, &flags[0],
-			    &outlen[0]);
+					   &outlen[0]);
 			last = 0;
 			continue;
 		}

@@ -13,20 +13,20 @@ struct ring;
 
 /* What the output is; decides the write size and the final flush. */
 enum writer_kind {
-	WRITER_FILE,		/* regular file: large writes, fsync */
-	WRITER_BLOCKDEV,	/* block device: large writes, fsync */
-	WRITER_PIPE,		/* pipe, FIFO or socket: large writes */
-	WRITER_CHARDEV,		/* other character device (/dev/null, tty) */
-	WRITER_TAPE,		/* MTIOCGET works: one record per write */
-	WRITER_REMOTE,		/* host:file through rmt: one record per W */
+	WRITER_FILE, /* regular file: large writes, fsync */
+	WRITER_BLOCKDEV, /* block device: large writes, fsync */
+	WRITER_PIPE, /* pipe, FIFO or socket: large writes */
+	WRITER_CHARDEV, /* other character device (/dev/null, tty) */
+	WRITER_TAPE, /* MTIOCGET works: one record per write */
+	WRITER_REMOTE, /* host:file through rmt: one record per W */
 };
 
 struct writer_output {
 	int fd;
 	enum writer_kind kind;
-	int is_stdout;		/* "-": no "Closing" line, stdout messages */
-	struct rmt_conn rmt;	/* WRITER_REMOTE: the link (fd is rmt.to) */
-	char name[PATH_MAX];	/* WRITER_TAPE: the drive, opened again
+	int is_stdout; /* "-": no "Closing" line, stdout messages */
+	struct rmt_conn rmt; /* WRITER_REMOTE: the link (fd is rmt.to) */
+	char name[PATH_MAX]; /* WRITER_TAPE: the drive, opened again
 				 * after the close to wait for the rewind */
 };
 
@@ -64,7 +64,7 @@ int writer_is_pipe(const struct writer_output *out);
  * "Volume changes").  Never returns: _exit(0) when all is on the
  * medium, otherwise _exit(1) after reporting in the ring status.
  */
-_Noreturn void writer_main(const struct writer_output *out,
-    struct ring *ring, int ntrec);
+_Noreturn void writer_main(const struct writer_output *out, struct ring *ring,
+			   int ntrec);
 
 #endif /* DUMP_WRITER_H */

@@ -25,11 +25,12 @@
 #include "exitcodes.h"
 #include "xalloc.h"
 
-#define CMP_CHUNK	(1024 * 1024)
-#define COMPARED_FLAGS	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | \
-	FS_SYNC_FL | FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | \
-	FS_NOATIME_FL | FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | \
-	FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL)
+#define CMP_CHUNK (1024 * 1024)
+#define COMPARED_FLAGS                                                         \
+	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | FS_SYNC_FL |                 \
+	 FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | FS_NOATIME_FL |       \
+	 FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | FS_DIRSYNC_FL | FS_TOPDIR_FL |    \
+	 FS_PROJINHERIT_FL)
 
 static int cmpfd = -1;
 static long ndiffs;
@@ -42,7 +43,7 @@ count_diff(void)
 		fflush(stdout);
 		tape_drain();
 		rfatal(R_COMPARE_DIFF,
-		    "Compare errors limit reached, exiting...\n");
+		       "Compare errors limit reached, exiting...\n");
 	}
 }
 
@@ -75,8 +76,8 @@ struct cmpfile {
 static const unsigned char *
 disk_bytes(struct cmpfile *c, size_t n)
 {
-	if (c->off < c->bstart || c->off + (off_t)n > c->bstart +
-	    (off_t)c->blen) {
+	if (c->off < c->bstart ||
+	    c->off + (off_t)n > c->bstart + (off_t)c->blen) {
 		ssize_t r = pread(c->fd, c->buf, CMP_CHUNK, c->off);
 
 		c->bstart = c->off;
@@ -111,9 +112,9 @@ cmp_hole(size_t n, void *arg)
 
 static void
 compare_regular(const struct entry *e, const char *path, const struct stat *st,
-    const struct inoattr *a)
+		const struct inoattr *a)
 {
-	struct cmpfile c = { -1, path, NULL, 0, 0, 0, false };
+	struct cmpfile c = {-1, path, NULL, 0, 0, 0, false};
 	const char *name;
 	int dfd;
 
@@ -128,8 +129,8 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 		return;
 	}
 	dfd = at_parent(e, &name);
-	c.fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC);
+	c.fd =
+	    dfd < 0 ? -1 : openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (c.fd < 0) {
 		warn("unable to open %s", path);
 		count_diff();
@@ -141,8 +142,7 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 	free(c.buf);
 	(void)close(c.fd);
 	if (c.differ) {
-		rmsg("%s: tape and disk copies are different\n",
-		    path);
+		rmsg("%s: tape and disk copies are different\n", path);
 		count_diff();
 	}
 }
@@ -164,8 +164,7 @@ lt_data(const unsigned char *blk, size_t n, void *arg)
 }
 
 static void
-compare_symlink(const struct entry *e, const char *path,
-    const struct stat *st)
+compare_symlink(const struct entry *e, const char *path, const struct stat *st)
 {
 	struct linktext *l = xcalloc(1, sizeof(*l));
 	char disk[SYMLINK_MAX + 1];
@@ -179,14 +178,15 @@ compare_symlink(const struct entry *e, const char *path,
 		rmsg("%s: is no longer a symbolic link.\n", path);
 		count_diff();
 	} else if (dfd < 0 ||
-	    (n = readlinkat(dfd, name, disk, SYMLINK_MAX)) < 0) {
+		   (n = readlinkat(dfd, name, disk, SYMLINK_MAX)) < 0) {
 		warn("unable to read link %s", path);
 		count_diff();
 	} else {
 		disk[n] = '\0';
 		if (strcmp(disk, l->text) != 0) {
 			rmsg("%s: symbolic link changed from %s "
-			    "to %s.\n", path, l->text, disk);
+			     "to %s.\n",
+			     path, l->text, disk);
 			count_diff();
 		}
 	}
@@ -196,39 +196,42 @@ compare_symlink(const struct entry *e, const char *path,
 /* Mode, owner and flags: common to every kind. */
 static void
 compare_attrs(const struct entry *e, const char *path, const struct stat *st,
-    const struct inoattr *a)
+	      const struct inoattr *a)
 {
 	if (st->st_mode != a->mode) {
 		bool same = (st->st_mode & S_IFMT) == (a->mode & S_IFMT);
 
 		rmsg("%s: mode changed from 0%o to 0%o.\n", path,
-		    same ? a->mode & 07777u : a->mode,
-		    same ? st->st_mode & 07777u : st->st_mode);
+		     same ? a->mode & 07777u : a->mode,
+		     same ? st->st_mode & 07777u : st->st_mode);
 		count_diff();
 	}
 	if (st->st_uid != a->uid) {
 		rmsg("%s: uid changed from %lu to %lu.\n", path,
-		    (unsigned long)a->uid, (unsigned long)st->st_uid);
+		     (unsigned long)a->uid, (unsigned long)st->st_uid);
 		count_diff();
 	}
 	if (st->st_gid != a->gid) {
 		rmsg("%s: gid changed from %lu to %lu.\n", path,
-		    (unsigned long)a->gid, (unsigned long)st->st_gid);
+		     (unsigned long)a->gid, (unsigned long)st->st_gid);
 		count_diff();
 	}
 	if (S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) {
 		const char *name;
 		int dfd = at_parent(e, &name);
-		int fd = dfd < 0 ? -1 : openat(dfd, name, O_RDONLY |
-		    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		int fd = dfd < 0
+		    ? -1
+		    : openat(dfd, name,
+			     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		int f = 0;
 
 		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &f) == 0 &&
 		    ((uint32_t)f & COMPARED_FLAGS) !=
-		    (a->flags & COMPARED_FLAGS)) {
+			(a->flags & COMPARED_FLAGS)) {
 			rmsg("%s: flags changed from 0x%08lx to "
-			    "0x%08lx.\n", path, (unsigned long)a->flags,
-			    (unsigned long)(uint32_t)f);
+			     "0x%08lx.\n",
+			     path, (unsigned long)a->flags,
+			     (unsigned long)(uint32_t)f);
 			count_diff();
 		}
 		if (fd >= 0)
@@ -284,7 +287,7 @@ stat_entry(struct entry *e, struct stat *st)
 		warn("unable to stat %s", sym_path(e));
 		count_diff();
 		if (e->type == E_NODE)
-			e->flags |= EF_BAD;	/* its subtree is skipped */
+			e->flags |= EF_BAD; /* its subtree is skipped */
 		return false;
 	}
 	return true;
@@ -294,7 +297,7 @@ static void
 compare_leaf(struct entry *e, const struct inoattr *a)
 {
 	char *path;
-	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 }, 0 };
+	struct ealist ea = {0, {NULL, NULL}, {0, 0}, 0};
 	struct stat st;
 
 	if (!stat_entry(e, &st)) {
@@ -304,35 +307,30 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 	}
 	path = xstrdup(sym_path(e));
 	msg_verbose("comparing %s (size: %llu, mode: 0%o)\n", path,
-	    (unsigned long long)a->size, a->mode);
+		    (unsigned long long)a->size, a->mode);
 	compare_attrs(e, path, &st, a);
 	switch (a->mode & S_IFMT) {
-	case S_IFREG:
-		compare_regular(e, path, &st, a);
-		break;
-	case S_IFLNK:
-		compare_symlink(e, path, &st);
-		break;
+	case S_IFREG: compare_regular(e, path, &st, a); break;
+	case S_IFLNK: compare_symlink(e, path, &st); break;
 	case S_IFCHR:
 	case S_IFBLK: {
-		dev_t dev = a->rdev_old != 0 ? (dev_t)a->rdev_old :
-		    (dev_t)a->rdev_new;
+		dev_t dev =
+		    a->rdev_old != 0 ? (dev_t)a->rdev_old : (dev_t)a->rdev_new;
 
 		tape_skipfile();
 		if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
-			rmsg("%s: no longer a special file\n",
-			    path);
+			rmsg("%s: no longer a special file\n", path);
 			count_diff();
 		} else if (st.st_rdev != dev) {
 			rmsg("%s: device changed from %u,%u to "
-			    "%u,%u.\n", path, major(dev), minor(dev),
-			    major(st.st_rdev), minor(st.st_rdev));
+			     "%u,%u.\n",
+			     path, major(dev), minor(dev), major(st.st_rdev),
+			     minor(st.st_rdev));
 			count_diff();
 		}
 		break;
 	}
-	default:
-		tape_skipfile();
+	default: tape_skipfile();
 	}
 	ea_read_records(a->ino, &ea);
 	compare_eas(e, &ea, path);
@@ -407,9 +405,7 @@ compare_dirs(void)
 	}
 }
 
-static const struct walk_ops compare_walk = {
-	selected_name, compare_leaf, NULL
-};
+static const struct walk_ops compare_walk = {selected_name, compare_leaf, NULL};
 
 static void
 open_cmpdir(void)
@@ -451,12 +447,12 @@ compare_run(char **names, int nnames)
 	tape_drain();
 	if (tape_truncated()) {
 		rmsg("Input ended before the end-of-dump record: "
-		    "the archive is truncated\n");
+		     "the archive is truncated\n");
 		ndiffs++;
 	}
 	if (ndiffs > 0 || tape_had_error()) {
 		printf("Some files were modified!  %ld compare errors\n",
-		    ndiffs);
+		       ndiffs);
 		return R_COMPARE_DIFF;
 	}
 	return R_SUCCESS;

@@ -33,7 +33,7 @@
 #ifdef HAVE_LIBDEFLATE
 static int
 inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
-    const char **why)
+	       const char **why)
 {
 	static struct libdeflate_decompressor *ld;
 	size_t n = 0;
@@ -53,7 +53,7 @@ inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
 #elif defined(HAVE_ZLIB)
 static int
 inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
-    const char **why)
+	       const char **why)
 {
 	uLongf n = (uLongf)*outlen;
 
@@ -68,21 +68,21 @@ inflate_record(const void *in, size_t inlen, void *out, size_t *outlen,
 
 int
 decompress_record(int method, const void *in, size_t inlen, void *out,
-    size_t *outlen, const char **why)
+		  size_t *outlen, const char **why)
 {
 	*why = "unknown compression method";
 	switch (method) {
 #if defined(HAVE_LIBDEFLATE) || defined(HAVE_ZLIB)
-	case COMPRESS_ZLIB:
-		return inflate_record(in, inlen, out, outlen, why);
+	case COMPRESS_ZLIB: return inflate_record(in, inlen, out, outlen, why);
 #endif
 #ifdef HAVE_BZLIB
 	case COMPRESS_BZLIB: {
-		unsigned int n = *outlen > UINT_MAX ? UINT_MAX :
-		    (unsigned int)*outlen;
+		unsigned int n =
+		    *outlen > UINT_MAX ? UINT_MAX : (unsigned int)*outlen;
 
 		if (BZ2_bzBuffToBuffDecompress(out, &n, (char *)(uintptr_t)in,
-		    (unsigned int)inlen, 0, 0) != BZ_OK) {
+					       (unsigned int)inlen, 0,
+					       0) != BZ_OK) {
 			*why = "bzlib data error";
 			return -1;
 		}
@@ -96,7 +96,7 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 
 		if (lzo_init() != LZO_E_OK ||
 		    lzo1x_decompress_safe(in, inlen, out, &n, NULL) !=
-		    LZO_E_OK) {
+			LZO_E_OK) {
 			*why = "lzo data error";
 			return -1;
 		}
@@ -122,7 +122,6 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 		return 0;
 	}
 #endif
-	default:
-		return -1;
+	default: return -1;
 	}
 }

@@ -39,23 +39,23 @@
 struct dirrec {
 	uint32_t ino;
 	bool attached;
-	size_t off, len;	/* packed entries in the arena */
-	size_t attach_off;	/* arena offset of the entry kept for it */
+	size_t off, len; /* packed entries in the arena */
+	size_t attach_off; /* arena offset of the entry kept for it */
 	struct dirinfo *info;
 };
 
 /* attach_off of the root and of directories no entry reaches. */
-#define NO_ENTRY	SIZE_MAX
+#define NO_ENTRY SIZE_MAX
 
 static struct dirrec *dirs;
 static size_t ndirs, dirs_cap;
-static size_t *dirindex;	/* open hash of indexes+1 into dirs[] */
+static size_t *dirindex; /* open hash of indexes+1 into dirs[] */
 static size_t dirindex_size;
 /* The arena: packed entries of every directory, in archive order.  It
  * is spilled to an unlinked temporary file (as 0.4b47 keeps its rstdir
  * file) so that huge trees cost disk, not memory; arena_base is the
  * arena offset of arena[0], everything before it is in the file. */
-#define ARENA_SPILL	(64 * 1024)
+#define ARENA_SPILL (64 * 1024)
 static unsigned char *arena;
 static size_t arena_len, arena_cap, arena_base;
 static int arena_fd = -1;
@@ -153,19 +153,17 @@ dirs_put_escaped(const char *name, size_t len, FILE *fp)
 /* Report a refused entry. */
 static void
 refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
-    const char *why)
+       const char *why)
 {
 	nrefused++;
-	rmsg("Directory inode %lu: refusing entry \"",
-	    (unsigned long)dino);
+	rmsg("Directory inode %lu: refusing entry \"", (unsigned long)dino);
 	dirs_put_escaped(name, len, stderr);
 	rmsg("\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
 /* Report an entry kept under a shortened name. */
 static void
-shorten(uint32_t dino, const char *name, size_t len, size_t cut,
-    uint32_t ino)
+shorten(uint32_t dino, const char *name, size_t len, size_t cut, uint32_t ino)
 {
 	nrefused++;
 	rmsg("Directory inode %lu: entry \"", (unsigned long)dino);
@@ -178,8 +176,9 @@ shorten(uint32_t dino, const char *name, size_t len, size_t cut,
 static void
 arena_open(void)
 {
-	const char *dir = ropt.tmpdir != NULL ? ropt.tmpdir :
-	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+	const char *dir = ropt.tmpdir != NULL ? ropt.tmpdir
+	    : getenv("TMPDIR") != NULL	      ? getenv("TMPDIR")
+					      : "/tmp";
 
 	arena_tried = true;
 	arena_fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
@@ -237,7 +236,7 @@ dir_entries(const struct dirrec *d)
 	if (d->off >= arena_base)
 		memcpy(buf, arena + (d->off - arena_base), d->len);
 	else if (full_pread(arena_fd, buf, d->len, (off_t)d->off) !=
-	    (ssize_t)d->len)
+		 (ssize_t)d->len)
 		err(R_ERROR, "temporary file");
 	return buf;
 }
@@ -250,7 +249,7 @@ dir_entries(const struct dirrec *d)
  */
 static bool
 name_ok(uint32_t dino, const char *name, uint8_t len, uint32_t ino,
-    uint8_t *cut)
+	uint8_t *cut)
 {
 	const char *nul = memchr(name, '\0', len);
 
@@ -326,7 +325,7 @@ nameset_add(struct nameset *ns, const char *name, uint8_t len)
  * ones.  A malformed record ends the block ("Mangled directory"). */
 static void
 parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
-    struct nameset *seen)
+	    struct nameset *seen)
 {
 	size_t off = 0;
 
@@ -344,8 +343,8 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
 			 * 255-byte name); like its restore, say so only
 			 * when verbose. */
 			msg_verbose("Mangled directory: inode %lu, entry at "
-			    "offset %zu, rest of block skipped\n",
-			    (unsigned long)dino, off);
+				    "offset %zu, rest of block skipped\n",
+				    (unsigned long)dino, off);
 			return;
 		}
 		name = (const char *)blk + off + TAPE_DIRENT_HDRLEN;
@@ -353,29 +352,30 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
 			/* A name longer than its record: dump 0.4b47 writes
 			 * this for 255-byte names.  The next record is still
 			 * where d_reclen says, so only this entry is lost. */
-			msg_verbose("Mangled directory: inode %lu, entry at "
+			msg_verbose(
+			    "Mangled directory: inode %lu, entry at "
 			    "offset %zu has a name longer than its record\n",
 			    (unsigned long)dino, off);
 		} else if (d.d_ino != 0) {
 			bool dot = d.d_namlen == 1 && name[0] == '.';
-			bool dotdot = d.d_namlen == 2 && name[0] == '.' &&
-			    name[1] == '.';
+			bool dotdot =
+			    d.d_namlen == 2 && name[0] == '.' && name[1] == '.';
 
 			if ((dot || dotdot) && ++*ndots > 2)
 				refuse(dino, name, d.d_namlen, d.d_ino,
-				    "extra \".\" or \"..\" entry");
+				       "extra \".\" or \"..\" entry");
 			else if (dot || dotdot)
-				;	/* structural, rebuilt from the tree */
+				; /* structural, rebuilt from the tree */
 			else if (!name_ok(dino, name, d.d_namlen, d.d_ino,
-			    &cut))
+					  &cut))
 				;
 			else if (!nameset_add(seen, name, cut))
 				refuse(dino, name, d.d_namlen, d.d_ino,
-				    "duplicate name");
+				       "duplicate name");
 			else {
 				if (cut != d.d_namlen)
 					shorten(dino, name, d.d_namlen, cut,
-					    d.d_ino);
+						d.d_ino);
 				arena_put(d.d_ino, d.d_type, name, cut);
 			}
 		}
@@ -417,8 +417,8 @@ attr_get(struct inoattr *a)
 static void
 read_one_dir(void)
 {
-	struct dirbuf b = { NULL, 0, 0 };
-	struct nameset seen = { NULL, NULL, 0, 0 };
+	struct dirbuf b = {NULL, 0, 0};
+	struct nameset seen = {NULL, NULL, 0, 0};
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	struct dirrec *d;
 	struct inoattr a;
@@ -427,13 +427,14 @@ read_one_dir(void)
 	attr_from_header(&a, &curhdr.s_spcl);
 	if (tape_getfile(dir_data, dir_hole, &b) > 0) {
 		rmsg("Directory inode %lu: size %llu but only %zu "
-		    "bytes on the tape (corrupt header?)\n",
-		    (unsigned long)ino, (unsigned long long)a.size, b.len);
+		     "bytes on the tape (corrupt header?)\n",
+		     (unsigned long)ino, (unsigned long long)a.size, b.len);
 		nrefused++;
 	}
 	if (dir_find(ino) != NULL) {
 		rmsg("Directory inode %lu appears twice; the "
-		    "second copy is ignored\n", (unsigned long)ino);
+		     "second copy is ignored\n",
+		     (unsigned long)ino);
 		free(b.p);
 		ea_read_records(ino, NULL);
 		return;
@@ -450,8 +451,8 @@ read_one_dir(void)
 	d->off = arena_total();
 	ndots = 0;
 	for (size_t off = 0; off < b.len; off += RESTORE_DIRBLKSIZ) {
-		size_t n = b.len - off < RESTORE_DIRBLKSIZ ? b.len - off :
-		    RESTORE_DIRBLKSIZ;
+		size_t n = b.len - off < RESTORE_DIRBLKSIZ ? b.len - off
+							   : RESTORE_DIRBLKSIZ;
 
 		parse_block(ino, b.p + off, n, &ndots, &seen);
 	}
@@ -501,8 +502,8 @@ dirs_report_missing(const char *path, uint32_t ino, uint8_t type)
 	    !map_test(dumpmap, dumpmap_len, ino))
 		return;
 	nrefused++;
-	rmsg("%s: directory (inode %lu) is not on the tape\n",
-	    path, (unsigned long)ino);
+	rmsg("%s: directory (inode %lu) is not on the tape\n", path,
+	     (unsigned long)ino);
 }
 
 /*
@@ -527,18 +528,19 @@ dirs_attach(void)
 		struct dirrec *d = dir_find(queue[i]);
 		unsigned char *ents = dir_entries(d);
 
-		for (size_t off = 0; off < d->len; ) {
+		for (size_t off = 0; off < d->len;) {
 			uint32_t ino;
 			uint8_t len = ents[off + 5];
-			const char *name = (const char *)ents + off +
-			    PACKED_HDR;
+			const char *name =
+			    (const char *)ents + off + PACKED_HDR;
 			struct dirrec *sub;
 
 			memcpy(&ino, ents + off, sizeof(ino));
 			sub = dir_find(ino);
 			if (sub != NULL && sub->attached)
-				refuse(d->ino, name, len, ino, "second name "
-				    "of a directory (or a loop)");
+				refuse(d->ino, name, len, ino,
+				       "second name "
+				       "of a directory (or a loop)");
 			else if (sub != NULL) {
 				sub->attached = true;
 				sub->attach_off = d->off + off;
@@ -581,11 +583,11 @@ dirs_read(void)
 
 static void
 add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
-    size_t *qlen, size_t *qcap)
+	     size_t *qlen, size_t *qcap)
 {
 	unsigned char *ents = dir_entries(d);
 
-	for (size_t off = 0; off < d->len; ) {
+	for (size_t off = 0; off < d->len;) {
 		uint32_t ino;
 		uint8_t type = ents[off + 4], len = ents[off + 5];
 		const char *name = (const char *)ents + off + PACKED_HDR;
@@ -597,9 +599,10 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 		off += PACKED_HDR + len;
 		sub = dir_find(ino);
 		if (sub != NULL && sub->attach_off != at)
-			continue;	/* refused by dirs_attach() */
-		e = sym_add(parent, name, len, ino, sub != NULL ||
-		    type == DT_TAPE_DIR ? E_NODE : E_LEAF);
+			continue; /* refused by dirs_attach() */
+		e = sym_add(parent, name, len, ino,
+			    sub != NULL || type == DT_TAPE_DIR ? E_NODE
+							       : E_LEAF);
 		if (e == NULL) {
 			/* read_one_dir() keeps no duplicates. */
 			refuse(d->ino, name, len, ino, "duplicate name");
@@ -643,8 +646,8 @@ dirs_link_tree(void)
 		add_children(r, root, &queue, &qlen, &qcap);
 	}
 	for (size_t i = 0; i < qlen; i++)
-		add_children(queue[i], dir_find(queue[i]->ino), &queue,
-		    &qlen, &qcap);
+		add_children(queue[i], dir_find(queue[i]->ino), &queue, &qlen,
+			     &qcap);
 	free(queue);
 	sym_relink();
 }
@@ -698,7 +701,7 @@ dirs_skip(void)
 		tape_find_inode();
 		if (curhdr.s_spcl.c_type != TS_INODE ||
 		    (!(curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
-		    (curhdr.s_spcl.c_dinode.di_mode & S_IFMT) != S_IFDIR))
+		     (curhdr.s_spcl.c_dinode.di_mode & S_IFMT) != S_IFDIR))
 			break;
 		tape_skipfile();
 	}

@@ -21,20 +21,20 @@
 #include "extern.h"
 #include "xalloc.h"
 
-#define EA_BLOCK_HDR	32	/* struct ext2_ext_attr_header */
-#define EA_ENTRY_HDR	16	/* struct ext2_ext_attr_entry */
-#define EA_NAME_MAX	255
-#define ACL_EXT4_VERSION	1
-#define ACL_XATTR_VERSION	2
-#define ACL_USER_OBJ	0x01
-#define ACL_USER	0x02
-#define ACL_GROUP_OBJ	0x04
-#define ACL_GROUP	0x08
-#define ACL_MASK	0x10
-#define ACL_OTHER	0x20
-#define ACL_UNDEFINED_ID	0xffffffffu
+#define EA_BLOCK_HDR	  32 /* struct ext2_ext_attr_header */
+#define EA_ENTRY_HDR	  16 /* struct ext2_ext_attr_entry */
+#define EA_NAME_MAX	  255
+#define ACL_EXT4_VERSION  1
+#define ACL_XATTR_VERSION 2
+#define ACL_USER_OBJ	  0x01
+#define ACL_USER	  0x02
+#define ACL_GROUP_OBJ	  0x04
+#define ACL_GROUP	  0x08
+#define ACL_MASK	  0x10
+#define ACL_OTHER	  0x20
+#define ACL_UNDEFINED_ID  0xffffffffu
 /* Widest form of one byte of a value in a message: "\ooo". */
-#define VALUE_ESC_LEN	4
+#define VALUE_ESC_LEN 4
 
 struct eabuf {
 	unsigned char *p;
@@ -65,9 +65,9 @@ ea_read_records(uint32_t ino, struct ealist *out)
 	if (out != NULL)
 		out->ino = ino;
 	while (curhdr.s_spcl.c_type == TS_INODE &&
-	    (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
-	    curhdr.s_spcl.c_inumber == ino) {
-		struct eabuf b = { NULL, 0, false };
+	       (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
+	       curhdr.s_spcl.c_inumber == ino) {
+		struct eabuf b = {NULL, 0, false};
 
 		if (out == NULL || out->n >= 2) {
 			tape_skipfile();
@@ -76,9 +76,9 @@ ea_read_records(uint32_t ino, struct ealist *out)
 		/* Refuse what the header announces before reading any of
 		 * it, with 0.4b47's words (doc/format.md 8.3). */
 		if (curhdr.s_spcl.c_dinode.di_size > EA_MAX_PAYLOAD) {
-			rmsg("EA size too big (%llu)\n",
-			    (unsigned long long)
-			    curhdr.s_spcl.c_dinode.di_size);
+			rmsg(
+			    "EA size too big (%llu)\n",
+			    (unsigned long long)curhdr.s_spcl.c_dinode.di_size);
 			tape_skipfile();
 			continue;
 		}
@@ -86,7 +86,7 @@ ea_read_records(uint32_t ino, struct ealist *out)
 		(void)tape_getfile(ea_data, NULL, &b);
 		if (b.toobig) {
 			rmsg("EA size too big (inode %lu)\n",
-			    (unsigned long)ino);
+			     (unsigned long)ino);
 			free(b.p);
 			continue;
 		}
@@ -125,7 +125,7 @@ get32(const unsigned char *p)
 /* ext4 ACL -> kernel xattr ACL; returns the new length or 0 if bad. */
 static size_t
 acl_convert(const unsigned char *in, size_t len, unsigned char *out,
-    size_t outcap)
+	    size_t outcap)
 {
 	size_t o = 4, i = 4;
 	uint32_t v;
@@ -149,7 +149,7 @@ acl_convert(const unsigned char *in, size_t len, unsigned char *out,
 			id = get32(in + i);
 			i += 4;
 		} else if (tag != ACL_USER_OBJ && tag != ACL_GROUP_OBJ &&
-		    tag != ACL_MASK && tag != ACL_OTHER)
+			   tag != ACL_MASK && tag != ACL_OTHER)
 			return 0;
 		tag = htole16(tag);
 		perm = htole16(perm);
@@ -180,7 +180,7 @@ ea_skipped(void)
  */
 static int
 ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
-    int (*fn)(const char *, const void *, size_t, void *), void *arg)
+	int (*fn)(const char *, const void *, size_t, void *), void *arg)
 {
 	size_t first, off;
 	int count = 0;
@@ -194,10 +194,10 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 		first = 4;
 	else {
 		rmsg("%s: EA magic 0x%08lx unknown\n", path,
-		    (unsigned long)get32(p));
+		     (unsigned long)get32(p));
 		return -1;
 	}
-	for (off = first; off + 4 <= len && get32(p + off) != 0; ) {
+	for (off = first; off + 4 <= len && get32(p + off) != 0;) {
 		unsigned nlen = p[off], idx = p[off + 1];
 		size_t voff, vsize, vbase;
 		char name[EA_NAME_MAX + 32];
@@ -209,8 +209,7 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 		voff = get16(p + off + 2);
 		vsize = get32(p + off + 8);
 		vbase = first == 4 ? 4 : 0;
-		if (get32(p + off + 4) != 0 ||
-		    vbase + voff + vsize > len)
+		if (get32(p + off + 4) != 0 || vbase + voff + vsize > len)
 			goto bad;
 		switch (idx) {
 		case 1: prefix = "user."; break;
@@ -223,13 +222,14 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 			/* One line: an encrypted name may hold any byte. */
 			dirs_put_escaped(path, strlen(path), stderr);
 			rmsg(": Unknown EA index %u (inode %lu): "
-			    "skipped\n", idx, (unsigned long)ino);
+			     "skipped\n",
+			     idx, (unsigned long)ino);
 			nskipped++;
 			off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)nlen,
-		    (const char *)p + off + EA_ENTRY_HDR);
+			 (const char *)p + off + EA_ENTRY_HDR);
 		val = p + vbase + voff;
 		if (idx == 2 || idx == 3) {
 			conv = xrealloc(conv, vsize * 2 + 8);
@@ -255,10 +255,10 @@ bad:
 }
 
 struct setctx {
-	int fd;			/* open object, or -1 to use target */
-	const char *target;	/* path usable with lsetxattr */
-	const char *path;	/* for messages */
-	char **names;		/* every name the archive gives */
+	int fd; /* open object, or -1 to use target */
+	const char *target; /* path usable with lsetxattr */
+	const char *path; /* for messages */
+	char **names; /* every name the archive gives */
 	size_t nnames;
 };
 
@@ -270,8 +270,10 @@ struct setctx {
  * new files itself and the label must stay.
  */
 static const char *const owned_prefix[] = {
-	"user.", "trusted.", "system.posix_acl_access",
-	"system.posix_acl_default",
+    "user.",
+    "trusted.",
+    "system.posix_acl_access",
+    "system.posix_acl_default",
 };
 
 /*
@@ -310,8 +312,8 @@ set_one(const char *name, const void *val, size_t len, void *arg)
 
 	c->names = xreallocarray(c->names, c->nnames + 1, sizeof(*c->names));
 	c->names[c->nnames++] = xstrdup(name);
-	if ((c->fd >= 0 ? fsetxattr(c->fd, name, val, len, 0) :
-	    lsetxattr(c->target, name, val, len, 0)) != 0) {
+	if ((c->fd >= 0 ? fsetxattr(c->fd, name, val, len, 0)
+			: lsetxattr(c->target, name, val, len, 0)) != 0) {
 		int e = errno;
 		char *t = value_text(val, len);
 
@@ -326,8 +328,9 @@ static bool
 is_owned(const char *name)
 {
 	for (size_t i = 0; i < sizeof(owned_prefix) / sizeof(*owned_prefix);
-	    i++)
-		if (strncmp(name, owned_prefix[i], strlen(owned_prefix[i])) == 0)
+	     i++)
+		if (strncmp(name, owned_prefix[i], strlen(owned_prefix[i])) ==
+		    0)
 			return true;
 	return false;
 }
@@ -345,22 +348,23 @@ in_archive(const struct setctx *c, const char *name)
 static void
 drop_stale(const struct setctx *c)
 {
-	ssize_t len = c->fd >= 0 ? flistxattr(c->fd, NULL, 0) :
-	    llistxattr(c->target, NULL, 0);
+	ssize_t len = c->fd >= 0 ? flistxattr(c->fd, NULL, 0)
+				 : llistxattr(c->target, NULL, 0);
 	char *list;
 
 	if (len <= 0)
-		return;		/* none, or no attribute support at all */
+		return; /* none, or no attribute support at all */
 	list = xmalloc((size_t)len);
-	len = c->fd >= 0 ? flistxattr(c->fd, list, (size_t)len) :
-	    llistxattr(c->target, list, (size_t)len);
+	len = c->fd >= 0 ? flistxattr(c->fd, list, (size_t)len)
+			 : llistxattr(c->target, list, (size_t)len);
 	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
 		const char *n = list + i;
 
 		if (!is_owned(n) || in_archive(c, n))
 			continue;
-		if ((c->fd >= 0 ? fremovexattr(c->fd, n) :
-		    lremovexattr(c->target, n)) != 0 && errno != ENODATA)
+		if ((c->fd >= 0 ? fremovexattr(c->fd, n)
+				: lremovexattr(c->target, n)) != 0 &&
+		    errno != ENODATA)
 			warn("%s: EA remove %s failed", c->path, n);
 	}
 	free(list);
@@ -374,15 +378,14 @@ drop_stale(const struct setctx *c)
  * is removed then.
  */
 void
-ea_apply(const struct ealist *ea, int fd, const char *target,
-    const char *path)
+ea_apply(const struct ealist *ea, int fd, const char *target, const char *path)
 {
-	struct setctx c = { fd, target, path, NULL, 0 };
+	struct setctx c = {fd, target, path, NULL, 0};
 	bool whole = true;
 
 	for (size_t i = 0; i < ea->n; i++)
-		if (ea_walk(ea->payload[i], ea->len[i], path, ea->ino,
-		    set_one, &c) < 0)
+		if (ea_walk(ea->payload[i], ea->len[i], path, ea->ino, set_one,
+			    &c) < 0)
 			whole = false;
 	if (whole)
 		drop_stale(&c);
@@ -416,8 +419,8 @@ cmp_one(const char *name, const void *val, size_t len, void *arg)
 	if (n < 0) {
 		/* ERANGE: it grew between the two calls; still a change. */
 		if (errno != ERANGE) {
-			warn("%s: EA compare lgetxattr for %s failed",
-			    c->path, name);
+			warn("%s: EA compare lgetxattr for %s failed", c->path,
+			     name);
 			c->diffs++;
 			free(disk);
 			return 0;
@@ -428,7 +431,8 @@ cmp_one(const char *name, const void *val, size_t len, void *arg)
 		t = value_text(val, len);
 		d = value_text(disk, (size_t)n);
 		rmsg("%s: EA %s value changed from %s on tape to "
-		    "%s on disk\n", c->path, name, t, d);
+		     "%s on disk\n",
+		     c->path, name, t, d);
 		free(t);
 		free(d);
 		c->diffs++;
@@ -441,14 +445,14 @@ cmp_one(const char *name, const void *val, size_t len, void *arg)
 int
 ea_compare(const struct ealist *ea, const char *target, const char *path)
 {
-	struct cmpctx c = { target, path, 0 };
+	struct cmpctx c = {target, path, 0};
 	int count = 0;
 	ssize_t disk;
 	char *names;
 
 	for (size_t i = 0; i < ea->n; i++) {
 		int n = ea_walk(ea->payload[i], ea->len[i], path, ea->ino,
-		    cmp_one, &c);
+				cmp_one, &c);
 
 		if (n > 0)
 			count += n;
@@ -459,20 +463,21 @@ ea_compare(const struct ealist *ea, const char *target, const char *path)
 
 		names = xmalloc((size_t)disk);
 		disk = llistxattr(target, names, (size_t)disk);
-		for (ssize_t i = 0; i < disk; i += (ssize_t)strlen(names + i)
-		    + 1)
+		for (ssize_t i = 0; i < disk;
+		     i += (ssize_t)strlen(names + i) + 1)
 			if (strncmp(names + i, "system.data", 12) != 0)
 				ndisk++;
 		free(names);
 		if (ndisk != count) {
 			rmsg("%s: file does not have the same "
-			    "number of attributes (%d) as the tape (%d).\n",
-			    path, ndisk, count);
+			     "number of attributes (%d) as the tape (%d).\n",
+			     path, ndisk, count);
 			c.diffs++;
 		}
 	} else if (count > 0) {
 		rmsg("%s: file does not have the same number of "
-		    "attributes (0) as the tape (%d).\n", path, count);
+		     "attributes (0) as the tape (%d).\n",
+		     path, count);
 		c.diffs++;
 	}
 	return c.diffs;

@@ -12,134 +12,131 @@
 #include "restore.h"
 
 /* compare.c */
-int	compare_run(char **names, int nnames);
+int compare_run(char **names, int nnames);
 
 /* decompress.c */
-int	decompress_record(int method, const void *in, size_t inlen,
-	    void *out, size_t *outlen, const char **why);
+int decompress_record(int method, const void *in, size_t inlen, void *out,
+		      size_t *outlen, const char **why);
 
 /* dirs.c */
-void	attr_get(struct inoattr *a);
-void	dirs_build_tree(void);
-bool	dirs_encrypted(uint32_t ino);
-void	dirs_link_tree(void);
+void attr_get(struct inoattr *a);
+void dirs_build_tree(void);
+bool dirs_encrypted(uint32_t ino);
+void dirs_link_tree(void);
 uint32_t dirs_nth(size_t i);
-bool	dirs_is_dir(uint32_t ino);
-bool	dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
+bool dirs_is_dir(uint32_t ino);
+bool dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
 unsigned long dirs_refused(void);
-void	dirs_put_escaped(const char *name, size_t len, FILE *fp);
-void	dirs_read(void);
-void	dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
+void dirs_put_escaped(const char *name, size_t len, FILE *fp);
+void dirs_read(void);
+void dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
 /* ea.c */
-void	ea_apply(const struct ealist *ea, int fd, const char *target,
-	    const char *path);
-int	ea_compare(const struct ealist *ea, const char *target,
-	    const char *path);
-void	ea_free(struct ealist *ea);
-void	ea_read_records(uint32_t ino, struct ealist *out);
+void ea_apply(const struct ealist *ea, int fd, const char *target,
+	      const char *path);
+int ea_compare(const struct ealist *ea, const char *target, const char *path);
+void ea_free(struct ealist *ea);
+void ea_read_records(uint32_t ino, struct ealist *out);
 unsigned long ea_skipped(void);
 
 /* extract.c */
-void	extract_dirmodes(bool root);
-int	extract_errors(void);
-void	extract_files(void);
-void	extract_flags(void);
-void	extract_links(void);
-void	extract_make_dirs(void);
-void	extract_sync(void);
-void	select_names(char **names, int nnames);
-void	select_tree(struct entry *e);
-void	set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-	    const struct ealist *ea, const char *path);
+void extract_dirmodes(bool root);
+int extract_errors(void);
+void extract_files(void);
+void extract_flags(void);
+void extract_links(void);
+void extract_make_dirs(void);
+void extract_sync(void);
+void select_names(char **names, int nnames);
+void select_tree(struct entry *e);
+void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
+	       const struct ealist *ea, const char *path);
 
 /* incremental.c */
-int	incr_restore(void);
+int incr_restore(void);
 
 /* interactive.c */
-int	interactive_run(void);
+int interactive_run(void);
 
 /* list.c */
-void	list_names(char **names, int nnames);
+void list_names(char **names, int nnames);
 
 /* qfa.c */
-void	qfa_check_date(void);
-int	qfa_list(char **names, int nnames);
-void	qfa_options(void);
-void	qfa_open_files(void);
-int	qfa_positions(char **names, int nnames);
+void qfa_check_date(void);
+int qfa_list(char **names, int nnames);
+void qfa_options(void);
+void qfa_open_files(void);
+int qfa_positions(char **names, int nnames);
 
 /* report.c: messages as 0.4b47 prints them, without the program name
  * (with it: err(3) and warn(3)). */
-void	rfatal(int status, const char *fmt, ...)
-	    __attribute__((noreturn, format(printf, 2, 3)));
-void	rmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rfatal(int status, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+void rmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* symtab.c */
 extern struct entry *sym_root;
-void	sym_debug_level0(void);
+void sym_debug_level0(void);
 struct entry *sym_add(struct entry *parent, const char *name, size_t len,
-	    uint32_t ino, int type);
-char	*sym_canon(const char *path);
+		      uint32_t ino, int type);
+char *sym_canon(const char *path);
 struct entry *sym_lookup_child(const struct entry *dir, const char *name,
-	    size_t len);
+			       size_t len);
 struct entry *sym_lookup_ino(uint32_t ino);
 struct entry *sym_lookup_path(const char *path);
 struct entry *sym_next(const struct entry *top, const struct entry *e);
 const char *sym_path(const struct entry *e);
-void	sym_relink(void);
-int	sym_write(int dirfd, const char *name);
+void sym_relink(void);
+int sym_write(int dirfd, const char *name);
 
 /* tape.c */
-bool	map_test(const unsigned char *map, size_t len, uint32_t ino);
-void	print_dump_info(const struct s_spcl *h);
-void	tape_drain(void);
-void	tape_find_inode(void);
+bool map_test(const unsigned char *map, size_t len, uint32_t ino);
+void print_dump_info(const struct s_spcl *h);
+void tape_drain(void);
+void tape_find_inode(void);
 uint64_t tape_getfile(void (*data)(const unsigned char *, size_t, void *),
-	    void (*hole)(size_t, void *), void *arg);
-bool	tape_cut_short(void);
-bool	tape_had_error(void);
-bool	tape_newinodefmt(void);
-bool	tape_resynced(void);
-bool	tape_seek_position(int vol, uint64_t pos, uint32_t ino,
-	    bool newmedia);
-void	tape_next_header(void);
-bool	tape_restart(const char *name);
-void	tape_set_find_hook(void (*hook)(void));
-void	tape_setup(void);
-void	tape_skipfile(void);
-bool	tape_swapped(void);
-bool	tape_truncated(void);
+		      void (*hole)(size_t, void *), void *arg);
+bool tape_cut_short(void);
+bool tape_had_error(void);
+bool tape_newinodefmt(void);
+bool tape_resynced(void);
+bool tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia);
+void tape_next_header(void);
+bool tape_restart(const char *name);
+void tape_set_find_hook(void (*hook)(void));
+void tape_setup(void);
+void tape_skipfile(void);
+bool tape_swapped(void);
+bool tape_truncated(void);
 
 /* walk.c: the inode walk after pass III (-x, -r, -C). */
 struct walk_ops {
 	/* The name inode ino is handled under, NULL to skip it. */
 	struct entry *(*lookup)(uint32_t ino);
 	/* Handles the inode: consumes its body and its EA records. */
-	void	(*visit)(struct entry *e, const struct inoattr *a);
+	void (*visit)(struct entry *e, const struct inoattr *a);
 	/* Told about each inode skipped (may be NULL). */
-	void	(*skipped)(const struct inoattr *a);
+	void (*skipped)(const struct inoattr *a);
 };
-void	walk_inodes(const struct walk_ops *ops);
+void walk_inodes(const struct walk_ops *ops);
 
 /* volume.c */
-char	*volume_choose(int n, const char *prev, bool must_ask);
-char	*volume_first_name(void);
-void	volume_first_script(const char *name);
+char *volume_choose(int n, const char *prev, bool must_ask);
+char *volume_first_name(void);
+void volume_first_script(const char *name);
 
 /* utilities.c */
 extern int target_fd;
-bool	ask_yn(const char *question);
-bool	can_ask(void);
-void	dir_cache_drop(void);
-int	dir_get(struct entry *d);
-int	dir_get_quiet(struct entry *d, struct entry **failed);
-int	dir_open_new(struct entry *d);
+bool ask_yn(const char *question);
+bool can_ask(void);
+void dir_cache_drop(void);
+int dir_get(struct entry *d);
+int dir_get_quiet(struct entry *d, struct entry **failed);
+int dir_open_new(struct entry *d);
 const char *fd_name_path(int dirfd, const char *name);
-void	msg_debug_header(const struct s_spcl *h);
-void	msg_verbose(const char *fmt, ...)
-	    __attribute__((format(printf, 1, 2)));
-void	target_open(void);
+void msg_debug_header(const struct s_spcl *h);
+void msg_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void target_open(void);
 
 #endif /* EXTERN_H */

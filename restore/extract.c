@@ -33,10 +33,11 @@
 
 /* Attribute flags a user can set with chattr; others (extents, inline
  * data, huge file, ...) describe the on-disk layout and are left alone. */
-#define SETTABLE_FLAGS	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | \
-	FS_SYNC_FL | FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | \
-	FS_NOATIME_FL | FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | \
-	FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_NOCOW_FL | FS_PROJINHERIT_FL)
+#define SETTABLE_FLAGS                                                         \
+	(FS_SECRM_FL | FS_UNRM_FL | FS_COMPR_FL | FS_SYNC_FL |                 \
+	 FS_IMMUTABLE_FL | FS_APPEND_FL | FS_NODUMP_FL | FS_NOATIME_FL |       \
+	 FS_JOURNAL_DATA_FL | FS_NOTAIL_FL | FS_DIRSYNC_FL | FS_TOPDIR_FL |    \
+	 FS_NOCOW_FL | FS_PROJINHERIT_FL)
 
 struct pending_flags {
 	struct entry *e;
@@ -97,8 +98,8 @@ mark_wanted(void)
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		if (!(e->flags & EF_SELECTED))
 			continue;
-		for (struct entry *x = e; x != NULL &&
-		    !(x->flags & EF_WANTED); x = x->parent)
+		for (struct entry *x = e; x != NULL && !(x->flags & EF_WANTED);
+		     x = x->parent)
 			x->flags |= EF_WANTED;
 	}
 }
@@ -118,7 +119,7 @@ static void
 report_absent(const struct entry *e)
 {
 	rmsg("%s: (inode %lu) not found on tape\n", sym_path(e),
-	    (unsigned long)e->ino);
+	     (unsigned long)e->ino);
 }
 
 /* Create the selected directories and those on the way to selections. */
@@ -163,11 +164,13 @@ extract_make_dirs(void)
 			struct stat st;
 
 			if (fstatat(pfd, e->name, &st, AT_SYMLINK_NOFOLLOW) ==
-			    0 && S_ISDIR(st.st_mode))
+				0 &&
+			    S_ISDIR(st.st_mode))
 				e->flags |= EF_EXISTED;
 			else {
 				warnx("%s: exists and is not a directory, "
-				    "not replacing it", sym_path(e));
+				      "not replacing it",
+				      sym_path(e));
 				e->flags |= EF_BAD;
 				errors++;
 			}
@@ -196,7 +199,7 @@ clear_name(int dfd, const char *name, const char *path)
 
 static int
 restore_regular(int dfd, const char *name, const char *path,
-    const struct inoattr *a)
+		const struct inoattr *a)
 {
 	struct file_writer w;
 	uint64_t missing;
@@ -215,15 +218,16 @@ restore_regular(int dfd, const char *name, const char *path,
 	}
 	/* Create exclusively; only if the name is taken, remove it (never
 	 * follow it) and try once more. */
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
+	fd = openat(dfd, name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST) {
 		if (!clear_name(dfd, name, path)) {
 			tape_skipfile();
 			return -1;
 		}
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL |
-		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = openat(
+		    dfd, name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	}
 	if (fd < 0) {
 		warn("%s: cannot create file", path);
@@ -238,7 +242,8 @@ restore_regular(int dfd, const char *name, const char *path,
 		errors++;
 	if (missing > 0)
 		rmsg("Missing blocks at the end of %s, assuming "
-		    "hole\n", path);
+		     "hole\n",
+		     path);
 	/* Only a file ending in a hole needs its size set. */
 	if (ok && w.end != (off_t)a->size &&
 	    ftruncate(fd, (off_t)a->size) != 0) {
@@ -285,8 +290,10 @@ static void
 nul_in_target(const char *path, const char *text, size_t len)
 {
 	dirs_put_escaped(path, strlen(path), stderr);
-	fprintf(stderr, ": symbolic link target (inode %lu) holds a NUL "
-	    "byte, cut there: \"", (unsigned long)curhdr.s_spcl.c_inumber);
+	fprintf(stderr,
+		": symbolic link target (inode %lu) holds a NUL "
+		"byte, cut there: \"",
+		(unsigned long)curhdr.s_spcl.c_inumber);
 	dirs_put_escaped(text, len, stderr);
 	fputs("\" kept as \"", stderr);
 	dirs_put_escaped(text, strlen(text), stderr);
@@ -305,24 +312,24 @@ restore_symlink(int dfd, const char *name, const char *path)
 	l->text[l->len] = '\0';
 	if (size > SYMLINK_MAX)
 		rmsg("%s: symbolic link target of %llu bytes is "
-		    "too long (ignored)\n", path, (unsigned long long)size);
+		     "too long (ignored)\n",
+		     path, (unsigned long long)size);
 	else if (l->hole)
 		warnx("%s: unallocated block in symbolic link", path);
 	else if (l->toolong)
 		warnx("%s: symbolic link target too long", path);
 	else if (l->len == 0)
-		rmsg("%s: zero length symbolic link (ignored)\n",
-		    path);
+		rmsg("%s: zero length symbolic link (ignored)\n", path);
 	else if (l->text[0] == '\0') {
 		dirs_put_escaped(path, strlen(path), stderr);
 		rmsg(": symbolic link target (inode %lu) starts "
-		    "with a NUL byte (ignored)\n",
-		    (unsigned long)curhdr.s_spcl.c_inumber);
+		     "with a NUL byte (ignored)\n",
+		     (unsigned long)curhdr.s_spcl.c_inumber);
 		errors++;
 	} else if (l->len < size)
 		rmsg("%s: symbolic link target is %zu of its %llu "
-		    "bytes (ignored)\n", path, l->len,
-		    (unsigned long long)size);
+		     "bytes (ignored)\n",
+		     path, l->len, (unsigned long long)size);
 	else {
 		if (strlen(l->text) != l->len)
 			nul_in_target(path, l->text, l->len);
@@ -343,7 +350,7 @@ restore_symlink(int dfd, const char *name, const char *path)
 
 static bool
 restore_special(int dfd, const char *name, const char *path,
-    const struct inoattr *a)
+		const struct inoattr *a)
 {
 	mode_t type = a->mode & S_IFMT;
 	dev_t dev = 0;
@@ -355,8 +362,8 @@ restore_special(int dfd, const char *name, const char *path,
 		/* Old 16-bit encoding in di_db[0]; 0 there means the ext4
 		 * new encoding in di_db[1], which glibc's dev_t reads as
 		 * is (doc/format.md 3.2). */
-		dev = a->rdev_old != 0 ? (dev_t)a->rdev_old :
-		    (dev_t)a->rdev_new;
+		dev =
+		    a->rdev_old != 0 ? (dev_t)a->rdev_old : (dev_t)a->rdev_new;
 	} else if (type == S_IFIFO)
 		msg_verbose("extract fifo %s\n", path);
 	else
@@ -407,21 +414,22 @@ running_as_root(void)
  */
 void
 set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-    const struct ealist *ea, const char *path)
+	  const struct ealist *ea, const char *path)
 {
 	bool lnk = (a->mode & S_IFMT) == S_IFLNK;
 	struct timespec ts[2];
 	int r;
 
 	if (running_as_root()) {
-		r = fd >= 0 ? fchown(fd, a->uid, a->gid) :
-		    fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
+		r = fd >= 0
+		    ? fchown(fd, a->uid, a->gid)
+		    : fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
 		if (r != 0)
 			warn("%s: chown", path);
 	}
 	if (!lnk) {
-		r = fd >= 0 ? fchmod(fd, a->mode & 07777) :
-		    fchmodat(dfd, name, a->mode & 07777, 0);
+		r = fd >= 0 ? fchmod(fd, a->mode & 07777)
+			    : fchmodat(dfd, name, a->mode & 07777, 0);
 		if (r != 0)
 			warn("%s: chmod", path);
 	}
@@ -432,13 +440,13 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	 * inherit no ACL. */
 	if (ea != NULL && (ea->n > 0 || !lnk))
 		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
-		    path);
+			 path);
 	ts[0].tv_sec = a->atime.tv_sec;
 	ts[0].tv_nsec = (long)(a->atime.tv_usec % 1000000) * 1000;
 	ts[1].tv_sec = a->mtime.tv_sec;
 	ts[1].tv_nsec = (long)(a->mtime.tv_usec % 1000000) * 1000;
-	r = fd >= 0 ? futimens(fd, ts) :
-	    utimensat(dfd, name, ts, AT_SYMLINK_NOFOLLOW);
+	r = fd >= 0 ? futimens(fd, ts)
+		    : utimensat(dfd, name, ts, AT_SYMLINK_NOFOLLOW);
 	if (r != 0)
 		warn("%s: cannot set times", path);
 }
@@ -460,14 +468,14 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	char numname[16];
 	const char *name = e->name, *path;
 	char *pathcopy;
-	struct ealist ea = { 0, { NULL, NULL }, { 0, 0 }, 0 };
+	struct ealist ea = {0, {NULL, NULL}, {0, 0}, 0};
 	int dfd, fd = -1;
 	bool made = false;
 	mode_t type = a->mode & S_IFMT;
 
 	if (ropt.mflag) {
 		snprintf(numname, sizeof(numname), "%lu",
-		    (unsigned long)a->ino);
+			 (unsigned long)a->ino);
 		name = numname;
 		dfd = target_fd;
 		pathcopy = xmalloc(strlen(numname) + 3);
@@ -490,7 +498,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	} else if (type == S_IFLNK)
 		made = restore_symlink(dfd, name, path);
 	else if (type == S_IFCHR || type == S_IFBLK || type == S_IFIFO ||
-	    type == S_IFSOCK)
+		 type == S_IFSOCK)
 		made = restore_special(dfd, name, path, a);
 	else {
 		warnx("%s: unknown file mode 0%o, skipped", path, a->mode);
@@ -519,8 +527,8 @@ check_type_clash(const struct inoattr *a)
 	for (struct entry *e = sym_lookup_ino(a->ino); e != NULL; e = e->links)
 		if (e->type == E_NODE && (e->flags & EF_SELECTED)) {
 			rmsg("%s: named as a directory but inode "
-			    "%lu on tape has mode 0%o; not restored\n",
-			    sym_path(e), (unsigned long)a->ino, a->mode);
+			     "%lu on tape has mode 0%o; not restored\n",
+			     sym_path(e), (unsigned long)a->ino, a->mode);
 			errors++;
 			return;
 		}
@@ -530,9 +538,8 @@ check_type_clash(const struct inoattr *a)
 void
 extract_files(void)
 {
-	static const struct walk_ops extract_walk = {
-		primary_name, restore_leaf, check_type_clash
-	};
+	static const struct walk_ops extract_walk = {primary_name, restore_leaf,
+						     check_type_clash};
 
 	walk_inodes(&extract_walk);
 }
@@ -558,8 +565,8 @@ link_source(const struct entry *e)
 /* Make the hard link e to p.  After the file system's link limit, the
  * further names of that inode are skipped, with one message. */
 static void
-make_link(struct entry *e, struct entry *p, const char *from,
-    int *pfdp, struct entry **pdirp)
+make_link(struct entry *e, struct entry *p, const char *from, int *pfdp,
+	  struct entry **pdirp)
 {
 	int dfd;
 
@@ -580,7 +587,8 @@ make_link(struct entry *e, struct entry *p, const char *from,
 		return;
 	if (errno == EMLINK) {
 		warn("%s: cannot link to %s; the further names of inode %lu "
-		    "are not made", sym_path(e), from, (unsigned long)e->ino);
+		     "are not made",
+		     sym_path(e), from, (unsigned long)e->ino);
 		p->flags |= EF_LINKMAX;
 	} else
 		warn("%s: cannot link to %s", sym_path(e), from);
@@ -620,7 +628,7 @@ extract_links(void)
 		from = xstrdup(sym_path(p));
 		if (ropt.verbose)
 			msg_verbose("Create hard link %s->%s\n", sym_path(e),
-			    from);
+				    from);
 		if (!ropt.Nflag)
 			make_link(e, p, from, &pfd, &pdir);
 		free(from);
@@ -693,20 +701,21 @@ extract_flags(void)
 
 			if (ropt.mflag) {
 				snprintf(num, sizeof(num), "%lu",
-				    (unsigned long)e->ino);
+					 (unsigned long)e->ino);
 				name = num;
 			}
 			if (dfd >= 0)
-				fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
-				    O_NONBLOCK | O_CLOEXEC);
+				fd = openat(dfd, name,
+					    O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+						O_CLOEXEC);
 		}
 		if (fd < 0)
 			continue;
 		if (ioctl(fd, FS_IOC_GETFLAGS, &cur) == 0) {
 			want = (int)(((uint32_t)cur & ~SETTABLE_FLAGS) |
-			    (pflags[i].flags & SETTABLE_FLAGS));
-			if (want != cur && ioctl(fd, FS_IOC_SETFLAGS,
-			    &want) != 0)
+				     (pflags[i].flags & SETTABLE_FLAGS));
+			if (want != cur &&
+			    ioctl(fd, FS_IOC_SETFLAGS, &want) != 0)
 				warn("%s: cannot set flags", sym_path(e));
 		}
 		(void)close(fd);

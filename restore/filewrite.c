@@ -47,25 +47,25 @@
 
 /* Alignment of O_DIRECT offsets, lengths and buffers: a page, which
  * satisfies every logical block size up to 4 KiB. */
-#define DIRECT_ALIGN	4096
+#define DIRECT_ALIGN 4096
 /* Bytes per direct write.  Smaller files than DIRECT_MIN are written
  * through the page cache: each file waits for its last direct write, so
  * for a file of a chunk or two the thread gains nothing. */
-#define DIRECT_CHUNK	(1024 * 1024)
-#define DIRECT_MIN	(4 * DIRECT_CHUNK)
+#define DIRECT_CHUNK (1024 * 1024)
+#define DIRECT_MIN   (4 * DIRECT_CHUNK)
 /* Chunks in flight (being filled, queued or being written). */
-#define NCHUNK		4
+#define NCHUNK 4
 
 struct chunk {
-	unsigned char *buf;	/* DIRECT_CHUNK + DIRECT_ALIGN bytes, aligned */
-	size_t skew;		/* data starts at buf + skew */
+	unsigned char *buf; /* DIRECT_CHUNK + DIRECT_ALIGN bytes, aligned */
+	size_t skew; /* data starts at buf + skew */
 	size_t len;
 	off_t off;
 	struct file_writer *w;
 };
 
 static struct chunk chunks[NCHUNK];
-static unsigned char *cached_buf;	/* for files written by the caller */
+static unsigned char *cached_buf; /* for files written by the caller */
 static const unsigned char zero_block[TP_BSIZE];
 
 /* The queue: chunk k % NCHUNK is the k-th submitted.  Under lock. */
@@ -73,7 +73,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queued = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t written = PTHREAD_COND_INITIALIZER;
 static uint64_t nsubmitted, nwritten;
-static int io_thread_state;	/* 0 not started, 1 running, -1 failed */
+static int io_thread_state; /* 0 not started, 1 running, -1 failed */
 
 /* Write all of buf at off: 0, or an errno. */
 static int
@@ -108,8 +108,8 @@ write_cached(int fd, const unsigned char *buf, size_t len, off_t off)
 static int
 write_chunk_direct(int fd, const unsigned char *buf, size_t len, off_t off)
 {
-	size_t head = (size_t)((DIRECT_ALIGN - off % DIRECT_ALIGN) %
-	    DIRECT_ALIGN);
+	size_t head =
+	    (size_t)((DIRECT_ALIGN - off % DIRECT_ALIGN) % DIRECT_ALIGN);
 	size_t mid;
 	int e;
 
@@ -119,17 +119,19 @@ write_chunk_direct(int fd, const unsigned char *buf, size_t len, off_t off)
 	if (head > 0 && (e = write_cached(fd, buf, head, off)) != 0)
 		return e;
 	if (mid > 0) {
-		e = set_direct(fd, true) ?
-		    pwrite_all(fd, buf + head, mid, off + (off_t)head) : EINVAL;
+		e = set_direct(fd, true)
+		    ? pwrite_all(fd, buf + head, mid, off + (off_t)head)
+		    : EINVAL;
 		/* direct I/O refused here: the same bytes the usual way */
 		if (e == EINVAL)
-			e = write_cached(fd, buf + head, mid, off + (off_t)head);
+			e = write_cached(fd, buf + head, mid,
+					 off + (off_t)head);
 		if (e != 0)
 			return e;
 	}
 	if (head + mid < len)
 		return write_cached(fd, buf + head + mid, len - head - mid,
-		    off + (off_t)(head + mid));
+				    off + (off_t)(head + mid));
 	return 0;
 }
 
@@ -145,10 +147,10 @@ io_thread(void *unused)
 		while (nwritten == nsubmitted)
 			pthread_cond_wait(&queued, &lock);
 		c = &chunks[nwritten % NCHUNK];
-		if (c->w->err == 0) {	/* after an error, drop the rest */
+		if (c->w->err == 0) { /* after an error, drop the rest */
 			pthread_mutex_unlock(&lock);
 			e = write_chunk_direct(c->w->fd, c->buf + c->skew,
-			    c->len, c->off);
+					       c->len, c->off);
 			pthread_mutex_lock(&lock);
 		}
 		if (e != 0 && c->w->err == 0)
@@ -172,7 +174,7 @@ io_thread_ready(void)
 	io_thread_state = -1;
 	for (int i = 0; i < NCHUNK; i++)
 		if (posix_memalign((void **)&chunks[i].buf, DIRECT_ALIGN,
-		    DIRECT_CHUNK + DIRECT_ALIGN) != 0)
+				   DIRECT_CHUNK + DIRECT_ALIGN) != 0)
 			return false;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -193,12 +195,10 @@ direct_io_fits(int fd)
 	if (fstatfs(fd, &sf) != 0)
 		return false;
 	switch ((unsigned long)sf.f_type) {
-	case EXT4_SUPER_MAGIC:		/* also ext2 and ext3 */
+	case EXT4_SUPER_MAGIC: /* also ext2 and ext3 */
 	case XFS_SUPER_MAGIC:
-	case BTRFS_SUPER_MAGIC:
-		return set_direct(fd, true);
-	default:
-		return false;
+	case BTRFS_SUPER_MAGIC: return set_direct(fd, true);
+	default: return false;
 	}
 }
 
@@ -253,7 +253,7 @@ flush(struct file_writer *w)
 		/* start writeback now, without waiting for it */
 		if (w->err == 0 && w->blen >= WRITE_CHUNK)
 			(void)sync_file_range(w->fd, w->boff, (off_t)w->blen,
-			    SYNC_FILE_RANGE_WRITE);
+					      SYNC_FILE_RANGE_WRITE);
 	}
 	w->blen = 0;
 }
@@ -273,7 +273,7 @@ fw_data(const unsigned char *blk, size_t n, void *arg)
 	struct file_writer *w = arg;
 
 	if (memcmp(blk, zero_block, n) == 0) {
-		w->off += (off_t)n;	/* a zero run becomes a hole */
+		w->off += (off_t)n; /* a zero run becomes a hole */
 		return;
 	}
 	if (w->blen > 0 && w->boff + (off_t)w->blen != w->off)

@@ -11,14 +11,14 @@
 
 struct file_writer {
 	int fd;
-	const char *path;	/* for messages */
-	bool direct;		/* chunks go to the I/O thread (O_DIRECT) */
-	unsigned char *buf;	/* the chunk being gathered */
-	size_t blen;		/* bytes in buf */
-	off_t boff;		/* file offset of buf[0] */
-	off_t off;		/* offset of the next block */
-	off_t end;		/* end of the data written so far */
-	int err;		/* first write error (errno), 0 if none */
+	const char *path; /* for messages */
+	bool direct; /* chunks go to the I/O thread (O_DIRECT) */
+	unsigned char *buf; /* the chunk being gathered */
+	size_t blen; /* bytes in buf */
+	off_t boff; /* file offset of buf[0] */
+	off_t off; /* offset of the next block */
+	off_t end; /* end of the data written so far */
+	int err; /* first write error (errno), 0 if none */
 };
 
 /* Start writing the file open on fd, which will hold size bytes. */

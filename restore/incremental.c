@@ -41,7 +41,7 @@
 #include "xalloc.h"
 
 /* "d" + a 32-bit inode number in decimal + NUL. */
-#define HOLD_NAMELEN	16
+#define HOLD_NAMELEN 16
 
 /* The previous run's tree (symfile.h), in the table's depth-first order. */
 static struct symfile tbl;
@@ -101,7 +101,7 @@ graft(struct entry *parent, long od, unsigned char *seen)
 	for (long c = old[od].child; c >= 0; c = old[c].sibling) {
 		struct oent *o = &old[c];
 		struct entry *e = sym_add(parent, o->name, strlen(o->name),
-		    o->ino, o->dir ? E_NODE : E_LEAF);
+					  o->ino, o->dir ? E_NODE : E_LEAF);
 
 		if (e == NULL || !o->dir)
 			continue;
@@ -143,8 +143,7 @@ hold_name(uint32_t ino, bool dir)
 {
 	static char buf[HOLD_NAMELEN];
 
-	snprintf(buf, sizeof(buf), "%s%lu", dir ? "d" : "",
-	    (unsigned long)ino);
+	snprintf(buf, sizeof(buf), "%s%lu", dir ? "d" : "", (unsigned long)ino);
 	return buf;
 }
 
@@ -203,14 +202,15 @@ take_apart(int dfd, long od, const char *dpath)
 		} else if (!dirs_is_dir(o->ino) && in_new_tree(o->ino, true))
 			hold(dfd, o->name, path, o->ino, true);
 		else {
-			fd = openat(dfd, o->name, O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
+			fd = openat(dfd, o->name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					O_CLOEXEC);
 			if (fd >= 0) {
 				take_apart(fd, c, path);
 				(void)close(fd);
 			} else if (errno == ENOTDIR || errno == ELOOP) {
 				warnx("%s: no longer a directory, removed",
-				    path);
+				      path);
 				remove_name(dfd, o->name, path, 0);
 			} else if (errno != ENOENT) {
 				warn("%s", path);
@@ -268,7 +268,8 @@ put_dir(struct entry *e, int pfd)
 	}
 	if (e->dir == NULL) {
 		warnx("%s: directory (inode %lu) is neither on the tape nor "
-		    "on disk; made empty", path, (unsigned long)e->ino);
+		      "on disk; made empty",
+		      path, (unsigned long)e->ino);
 		nerrors++;
 	}
 	msg_verbose("Make node %s\n", path);
@@ -290,8 +291,8 @@ report_missing(void)
 		if (e->type == E_LEAF && !(e->flags & EF_DONE) &&
 		    !(e->parent->flags & EF_BAD) && !on_tape(e->ino)) {
 			rmsg("%s: (inode %lu) is neither on the "
-			    "tape nor on disk\n", sym_path(e),
-			    (unsigned long)e->ino);
+			     "tape nor on disk\n",
+			     sym_path(e), (unsigned long)e->ino);
 			nerrors++;
 		}
 }
@@ -308,8 +309,8 @@ put_together(void)
 
 		if (pfd < 0) {
 			e->flags |= EF_BAD;
-			e = e->type == E_NODE ? skip_subtree(e) :
-			    sym_next(sym_root, e);
+			e = e->type == E_NODE ? skip_subtree(e)
+					      : sym_next(sym_root, e);
 			continue;
 		}
 		if (e->type == E_NODE) {
@@ -320,8 +321,9 @@ put_together(void)
 				e = skip_subtree(e);
 				continue;
 			}
-		} else if (!on_tape(e->ino) && renameat(holdfd,
-		    hold_name(e->ino, false), pfd, e->name) == 0)
+		} else if (!on_tape(e->ino) &&
+			   renameat(holdfd, hold_name(e->ino, false), pfd,
+				    e->name) == 0)
 			e->flags |= EF_DONE;
 		/* Else: extracted from the archive, or linked to another
 		 * name of the inode by extract_links(). */
@@ -333,11 +335,11 @@ static void
 make_hold(void)
 {
 	snprintf(holdname, sizeof(holdname), "%s%ld", HOLD_PREFIX,
-	    (long)getpid());
+		 (long)getpid());
 	if (mkdirat(target_fd, holdname, 0700) != 0)
 		err(R_ERROR, "cannot make ./%s", holdname);
-	holdfd = openat(target_fd, holdname, O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
+	holdfd = openat(target_fd, holdname,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (holdfd < 0)
 		err(R_ERROR, "./%s", holdname);
 }
@@ -380,8 +382,8 @@ void
 incr_finish_hold(const char *hold)
 {
 	snprintf(holdname, sizeof(holdname), "%s", hold);
-	holdfd = openat(target_fd, holdname, O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
+	holdfd = openat(target_fd, holdname,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (holdfd < 0) {
 		if (errno != ENOENT) {
 			warn("./%s", holdname);
@@ -418,11 +420,13 @@ incr_restore(void)
 	old = tbl.ent;
 	nold = tbl.n;
 	if (tbl.checkpoint)
-		errx(R_ERROR, "./%s is the checkpoint of an unfinished "
-		    "restore: finish it with restore -R", SYMTAB_NAME);
+		errx(R_ERROR,
+		     "./%s is the checkpoint of an unfinished "
+		     "restore: finish it with restore -R",
+		     SYMTAB_NAME);
 	if (tbl.date != (long)dumpprev)
 		rfatal(R_ERROR, "Incremental tape too %s\n",
-		    tbl.date < (long)dumpprev ? "low" : "high");
+		       tbl.date < (long)dumpprev ? "low" : "high");
 	dirs_read();
 	build_new_tree();
 	msg_verbose("Calculate extraction list.\n");

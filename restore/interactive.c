@@ -130,7 +130,8 @@ make_prompt(void)
 		fs[NAMELEN] = '\0';
 		/* The root shows as nothing here, unlike pwd's "/". */
 		if (asprintf(&p, "%s:%s:%s > ", program_invocation_name, fs,
-		    ish_cwd == sym_root ? "" : ish_slash_path(ish_cwd)) < 0)
+			     ish_cwd == sym_root ? ""
+						 : ish_slash_path(ish_cwd)) < 0)
 			err(R_ERROR, "prompt");
 	} else if (asprintf(&p, "%s > ", program_invocation_name) < 0)
 		err(R_ERROR, "prompt");
@@ -175,9 +176,8 @@ complete_name(const char *text, int state)
 		out = xmalloc(len);
 		memcpy(out, text, dirlen);
 		(void)snprintf(out + dirlen, len - dirlen, "%s%s", c->name,
-		    c->type == E_NODE ? "/" : "");
-		rl_completion_append_character = c->type == E_NODE ? '\0' :
-		    ' ';
+			       c->type == E_NODE ? "/" : "");
+		rl_completion_append_character = c->type == E_NODE ? '\0' : ' ';
 		return out;
 	}
 	return NULL;
@@ -215,7 +215,7 @@ get_line(void)
 static void
 for_args(char **argv, int argc, void (*fn)(const char *))
 {
-	struct namelist l = { NULL, 0, 0 };
+	struct namelist l = {NULL, 0, 0};
 
 	if (argc == 0)
 		ish_nl_add(&l, xstrdup("."));
@@ -237,7 +237,7 @@ split(char *line, char ***argvp)
 	size_t cap = 0;
 
 	for (char *tok = strtok(line, " \t"); tok != NULL;
-	    tok = strtok(NULL, " \t")) {
+	     tok = strtok(NULL, " \t")) {
 		if ((size_t)n == cap) {
 			cap = cap ? cap * 2 : 8;
 			v = xreallocarray(v, cap, sizeof(*v));
@@ -311,34 +311,30 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "ls", 1, false, ish_ls, NULL, "ls [arg]", "list directory" },
-	{ "cd", 1, false, cmd_cd, NULL, "cd arg", "change directory" },
-	{ "pwd", 1, false, NULL, cmd_pwd, "pwd",
-	    "print current directory" },
-	{ "add", 1, false, cmd_add, NULL, "add [arg]",
-	    "add `arg' to list of files to be extracted" },
-	{ "delete", 1, false, cmd_delete, NULL, "delete [arg]",
-	    "delete `arg' from list of files to be extracted" },
-	{ "extract", 1, false, NULL, cmd_extract, "extract",
-	    "extract requested files" },
-	{ "setmodes", 1, false, NULL, ish_setmodes, "setmodes",
-	    "set modes of requested directories" },
-	{ "quit", 1, false, NULL, NULL, "quit",
-	    "immediately exit program" },
-	{ "what", 1, false, NULL, cmd_what, "what",
-	    "list dump header information" },
-	{ "verbose", 1, false, NULL, cmd_verbose, "verbose",
-	    "toggle verbose flag (useful with ``ls'')" },
-	{ "prompt", 2, false, NULL, cmd_prompt, "prompt",
-	    "toggle the prompt display" },
-	{ "help", 1, false, NULL, cmd_help, "help or `?'",
-	    "print this list" },
-	{ "?", 1, true, NULL, cmd_help, NULL, NULL },
-	{ "xit", 1, false, NULL, NULL, NULL, NULL },
-	{ "Debug", 1, false, NULL, cmd_debug, NULL, NULL },
+    {"ls", 1, false, ish_ls, NULL, "ls [arg]", "list directory"},
+    {"cd", 1, false, cmd_cd, NULL, "cd arg", "change directory"},
+    {"pwd", 1, false, NULL, cmd_pwd, "pwd", "print current directory"},
+    {"add", 1, false, cmd_add, NULL, "add [arg]",
+     "add `arg' to list of files to be extracted"},
+    {"delete", 1, false, cmd_delete, NULL, "delete [arg]",
+     "delete `arg' from list of files to be extracted"},
+    {"extract", 1, false, NULL, cmd_extract, "extract",
+     "extract requested files"},
+    {"setmodes", 1, false, NULL, ish_setmodes, "setmodes",
+     "set modes of requested directories"},
+    {"quit", 1, false, NULL, NULL, "quit", "immediately exit program"},
+    {"what", 1, false, NULL, cmd_what, "what", "list dump header information"},
+    {"verbose", 1, false, NULL, cmd_verbose, "verbose",
+     "toggle verbose flag (useful with ``ls'')"},
+    {"prompt", 2, false, NULL, cmd_prompt, "prompt",
+     "toggle the prompt display"},
+    {"help", 1, false, NULL, cmd_help, "help or `?'", "print this list"},
+    {"?", 1, true, NULL, cmd_help, NULL, NULL},
+    {"xit", 1, false, NULL, NULL, NULL, NULL},
+    {"Debug", 1, false, NULL, cmd_debug, NULL, NULL},
 };
 
-#define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void
 cmd_help(void)
@@ -347,9 +343,9 @@ cmd_help(void)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (commands[i].usage != NULL)
 			rmsg("\t%s - %s\n", commands[i].usage,
-			    commands[i].help);
+			     commands[i].help);
 	fputs("If no `arg' is supplied, the current directory is used\n",
-	    stderr);
+	      stderr);
 }
 
 /* The command the typed word names, NULL if none. */
@@ -363,8 +359,8 @@ find_command(const char *word)
 
 		if (len < c->minlen)
 			continue;
-		if (c->loose ? strncmp(word, c->name, c->minlen) == 0 :
-		    strncmp(word, c->name, len) == 0)
+		if (c->loose ? strncmp(word, c->name, c->minlen) == 0
+			     : strncmp(word, c->name, len) == 0)
 			return c;
 	}
 	return NULL;
@@ -374,7 +370,7 @@ find_command(const char *word)
 static bool
 run_command(char *line)
 {
-	bool nonempty = line[0] != '\0';	/* before split() cuts it */
+	bool nonempty = line[0] != '\0'; /* before split() cuts it */
 	char **argv;
 	int argc = split(line, &argv);
 	const struct command *c;
@@ -389,8 +385,7 @@ run_command(char *line)
 	}
 	c = find_command(argv[0]);
 	if (c == NULL)
-		rmsg("%s: unknown command; type ? for help\n",
-		    argv[0]);
+		rmsg("%s: unknown command; type ? for help\n", argv[0]);
 	else if (c->each_arg != NULL)
 		for_args(argv + 1, argc - 1, c->each_arg);
 	else if (c->run != NULL)
@@ -434,4 +429,3 @@ interactive_run(void)
 	}
 	return session_rc;
 }
-

@@ -16,18 +16,18 @@ struct namelist {
 };
 
 /* ishextract.c */
-int	ish_extract(char *(*read_answer)(void));
-void	ish_setmodes(void);
+int ish_extract(char *(*read_answer)(void));
+void ish_setmodes(void);
 
 /* ishls.c */
-void	ish_ls(const char *arg);
+void ish_ls(const char *arg);
 
 /* ishnames.c */
-extern struct entry *ish_cwd;		/* the shell's current directory */
-char	*ish_canon(const char *arg);
-void	ish_expand_arg(const char *arg, struct namelist *out);
-void	ish_nl_add(struct namelist *l, char *s);
-void	ish_not_on_tape(const char *arg);
+extern struct entry *ish_cwd; /* the shell's current directory */
+char *ish_canon(const char *arg);
+void ish_expand_arg(const char *arg, struct namelist *out);
+void ish_nl_add(struct namelist *l, char *s);
+void ish_not_on_tape(const char *arg);
 struct entry *ish_resolve(const char *arg);
 const char *ish_slash_path(const struct entry *e);
 

@@ -20,7 +20,7 @@
 #include "symfile.h"
 #include "xalloc.h"
 
-static bool extracted;		/* an extract ran: read the archive again */
+static bool extracted; /* an extract ran: read the archive again */
 
 /* The volume question of 0.4b47; false when the operator says none. */
 static bool
@@ -34,11 +34,11 @@ ask_volume(char *(*read_answer)(void))
 
 		/* repeated with every question, as 0.4b47 does */
 		rmsg("You have not read any volumes yet.\n"
-		    "Unless you know which volume your file(s) are on you "
-		    "should start\nwith the last volume and work towards "
-		    "the first.\n");
+		     "Unless you know which volume your file(s) are on you "
+		     "should start\nwith the last volume and work towards "
+		     "the first.\n");
 		rmsg("Specify next volume # (none if no more "
-		    "volumes): ");
+		     "volumes): ");
 		if ((ans = read_answer()) == NULL) {
 			putc('\n', stderr);
 			return false;
@@ -67,8 +67,9 @@ ask_first_volume(char *(*read_answer)(void), bool *eof)
 	char *dflt = volume_first_name(), *ans;
 
 	rmsg("Mount tape volume 1\n"
-	    "Enter ``none'' if there are no more tapes\n"
-	    "otherwise enter tape name (default: %s) ", dflt);
+	     "Enter ``none'' if there are no more tapes\n"
+	     "otherwise enter tape name (default: %s) ",
+	     dflt);
 	if ((ans = read_answer()) == NULL) {
 		putc('\n', stderr);
 		*eof = true;
@@ -93,7 +94,7 @@ reread_archive(char *(*read_answer)(void))
 {
 	if (ropt.from_stdin) {
 		rmsg("Standard input cannot be read again: leave "
-		    "restore and start again to extract more\n");
+		     "restore and start again to extract more\n");
 		return false;
 	}
 	for (;;) {
@@ -147,8 +148,8 @@ hide_linked(size_t *np)
 				continue;
 			if (n == cap) {
 				cap = cap ? cap * 2 : 16;
-				hidden = xreallocarray(hidden, cap,
-				    sizeof(*hidden));
+				hidden =
+				    xreallocarray(hidden, cap, sizeof(*hidden));
 			}
 			hidden[n++] = p;
 		}
@@ -169,8 +170,7 @@ ish_extract(char *(*read_answer)(void))
 	size_t nhidden;
 
 	msg_verbose("Extract requested files\n");
-	if (extracted ? !reread_archive(read_answer) :
-	    !ask_volume(read_answer))
+	if (extracted ? !reread_archive(read_answer) : !ask_volume(read_answer))
 		return R_SUCCESS;
 	extracted = true;
 	if (!ropt.Nflag && target_fd < 0)
@@ -201,7 +201,7 @@ ish_extract(char *(*read_answer)(void))
 	tape_drain();
 	if (tape_truncated())
 		rmsg("Input ended before the end-of-dump record: "
-		    "the archive is truncated\n");
+		     "the archive is truncated\n");
 	if (extract_errors() > 0 || tape_had_error() || tape_resynced() ||
 	    tape_truncated() || dirs_refused() > 0)
 		return R_ERROR;

@@ -15,7 +15,7 @@
 #include "xalloc.h"
 
 /* ls fills lines of this many columns (0.4b47 divides 81 by the width). */
-#define LS_COLUMNS	81
+#define LS_COLUMNS 81
 
 /* One name printed by ls. */
 struct lsent {
@@ -30,13 +30,13 @@ type_suffix(uint32_t ino, uint8_t type)
 	if (dirs_is_dir(ino))
 		return '/';
 	switch (type) {
-	case DT_TAPE_DIR:	return '/';
-	case DT_TAPE_LNK:	return '@';
+	case DT_TAPE_DIR: return '/';
+	case DT_TAPE_LNK: return '@';
 	case DT_TAPE_FIFO:
-	case DT_TAPE_SOCK:	return '=';
+	case DT_TAPE_SOCK: return '=';
 	case DT_TAPE_CHR:
-	case DT_TAPE_BLK:	return '#';
-	default:		return ' ';
+	case DT_TAPE_BLK: return '#';
+	default: return ' ';
 	}
 }
 
@@ -44,7 +44,7 @@ static int
 cmp_lsent(const void *a, const void *b)
 {
 	return strcmp(((const struct lsent *)a)->name,
-	    ((const struct lsent *)b)->name);
+		      ((const struct lsent *)b)->name);
 }
 
 /* Print names in columns, down then across, as 0.4b47 does. */
@@ -60,8 +60,8 @@ print_columns(struct lsent *list, size_t n)
 	qsort(list, n, sizeof(*list), cmp_lsent);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(list[i].name);
-		int digits = snprintf(NULL, 0, "%lu",
-		    (unsigned long)list[i].ino);
+		int digits =
+		    snprintf(NULL, 0, "%lu", (unsigned long)list[i].ino);
 
 		if (len > width)
 			width = len;
@@ -90,8 +90,9 @@ print_columns(struct lsent *list, size_t n)
 			if (k >= n)
 				break;
 			if (ropt.verbose)
-				len += (size_t)fprintf(stderr, "%*lu ",
-				    precision, (unsigned long)list[k].ino);
+				len +=
+				    (size_t)fprintf(stderr, "%*lu ", precision,
+						    (unsigned long)list[k].ino);
 			if (haveprefix) {
 				putc(list[k].prefix, stderr);
 				len++;
@@ -143,11 +144,11 @@ ls_dir(struct entry *d)
 		cap = 16;
 		list = xreallocarray(NULL, cap, sizeof(*list));
 		/* 0.4b47 never marks these two. */
-		list[n++] = (struct lsent){ ".", d->ino, ' ', '/' };
-		list[n++] = (struct lsent){ "..", up->ino, ' ', '/' };
+		list[n++] = (struct lsent){".", d->ino, ' ', '/'};
+		list[n++] = (struct lsent){"..", up->ino, ' ', '/'};
 	}
 	for (size_t off = 0; ents != NULL && off < len;
-	    off += PACKED_HDR + ents[off + 5]) {
+	     off += PACKED_HDR + ents[off + 5]) {
 		uint32_t ino;
 		uint8_t nlen = ents[off + 5];
 		char *name = (char *)ents + off + PACKED_HDR;
@@ -189,9 +190,10 @@ ls_leaf(const struct entry *e, const char *arg)
 		arg += *arg == '/' ? 1 : 2;
 	ents = dirs_load(e->parent->ino, &len);
 	for (size_t off = 0; ents != NULL && off < len;
-	    off += PACKED_HDR + ents[off + 5]) {
-		if (ents[off + 5] == strlen(e->name) && memcmp(ents + off +
-		    PACKED_HDR, e->name, ents[off + 5]) == 0) {
+	     off += PACKED_HDR + ents[off + 5]) {
+		if (ents[off + 5] == strlen(e->name) &&
+		    memcmp(ents + off + PACKED_HDR, e->name, ents[off + 5]) ==
+			0) {
 			type = ents[off + 4];
 			break;
 		}

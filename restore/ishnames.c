@@ -53,8 +53,8 @@ ish_resolve(const char *arg)
 		if (n == 2 && arg[0] == '.' && arg[1] == '.')
 			e = e->parent != NULL ? e->parent : e;
 		else if (!(n == 1 && arg[0] == '.'))
-			e = e->type == E_NODE ? sym_lookup_child(e, arg, n) :
-			    NULL;
+			e = e->type == E_NODE ? sym_lookup_child(e, arg, n)
+					      : NULL;
 		arg = end;
 	}
 	return e;
@@ -141,8 +141,12 @@ expand(const char *done, const char *rest, struct namelist *out)
 
 		next = xmalloc(len);
 		(void)snprintf(next, len, "%s%s%s", done,
-		    done[0] != '\0' && done[strlen(done) - 1] != '/' &&
-		    rest[0] != '\0' ? "/" : "", rest);
+			       done[0] != '\0' &&
+				       done[strlen(done) - 1] != '/' &&
+				       rest[0] != '\0'
+				   ? "/"
+				   : "",
+			       rest);
 		ish_nl_add(out, next);
 		return;
 	}
@@ -155,9 +159,10 @@ expand(const char *done, const char *rest, struct namelist *out)
 		size_t len = strlen(done) + n + 2;
 
 		next = xmalloc(len);
-		(void)snprintf(next, len, "%s%s%s", done,
-		    done[0] != '\0' && done[strlen(done) - 1] != '/' ?
-		    "/" : "", comp);
+		(void)snprintf(
+		    next, len, "%s%s%s", done,
+		    done[0] != '\0' && done[strlen(done) - 1] != '/' ? "/" : "",
+		    comp);
 		expand(next, end, out);
 		free(next);
 		free(comp);
@@ -173,8 +178,11 @@ expand(const char *done, const char *rest, struct namelist *out)
 			len = strlen(done) + strlen(c->name) + 2;
 			next = xmalloc(len);
 			(void)snprintf(next, len, "%s%s%s", done,
-			    done[0] != '\0' && done[strlen(done) - 1] != '/' ?
-			    "/" : "", c->name);
+				       done[0] != '\0' &&
+					       done[strlen(done) - 1] != '/'
+					   ? "/"
+					   : "",
+				       c->name);
 			expand(next, end, out);
 			free(next);
 		}
@@ -198,5 +206,5 @@ ish_expand_arg(const char *arg, struct namelist *out)
 		ish_nl_add(out, xstrdup(arg));
 	else
 		qsort(out->v + before, out->n - before, sizeof(*out->v),
-		    cmp_str);
+		      cmp_str);
 }

@@ -20,14 +20,14 @@
 #include "xalloc.h"
 
 /* Bytes an escaped byte takes at most: "\ooo". */
-#define ESCAPED_LEN	4
+#define ESCAPED_LEN 4
 
 struct frame {
 	uint32_t ino;
 	unsigned char *ents;
 	size_t len, pos;
-	size_t pathlen;		/* path length of this directory */
-	bool encrypted;		/* names are ciphertext: list them escaped */
+	size_t pathlen; /* path length of this directory */
+	bool encrypted; /* names are ciphertext: list them escaped */
 };
 
 static char *path;
@@ -119,11 +119,13 @@ list_tree(uint32_t ino, bool dir)
 		type = f->ents[pos + 4];
 		nlen = f->ents[pos + 5];
 		if (f->encrypted)
-			pathlen = path_set_escaped(f->pathlen,
+			pathlen = path_set_escaped(
+			    f->pathlen,
 			    (const char *)f->ents + pos + PACKED_HDR, nlen);
 		else {
-			path_set(f->pathlen, (const char *)f->ents + pos +
-			    PACKED_HDR, nlen);
+			path_set(f->pathlen,
+				 (const char *)f->ents + pos + PACKED_HDR,
+				 nlen);
 			/* Not strlen(path): that would make a deep tree
 			 * cost its depth squared. */
 			pathlen = f->pathlen + 1 + nlen;
@@ -131,7 +133,7 @@ list_tree(uint32_t ino, bool dir)
 		f->pos += PACKED_HDR + nlen;
 		sub = dirs_is_dir(cino);
 		if (sub && !dirs_kept_name(f->ino, pos, cino))
-			continue;	/* refused when the archive was read */
+			continue; /* refused when the archive was read */
 		list_one(cino, sub || type == DT_TAPE_DIR);
 		if (!sub) {
 			dirs_report_missing(path, cino, type);
@@ -179,8 +181,8 @@ lookup(const char *name, uint32_t *inop, bool *dirp)
 		if (!dir || (ents = dirs_load(ino, &len)) == NULL)
 			return false;
 		for (off = 0; off < len; off += PACKED_HDR + ents[off + 5]) {
-			if (ents[off + 5] == n && memcmp(ents + off +
-			    PACKED_HDR, name, n) == 0) {
+			if (ents[off + 5] == n &&
+			    memcmp(ents + off + PACKED_HDR, name, n) == 0) {
 				memcpy(&ino, ents + off, sizeof(ino));
 				dir = dirs_is_dir(ino) ||
 				    ents[off + 4] == DT_TAPE_DIR;

@@ -24,26 +24,26 @@
 #include "symfile.h"
 #include "xalloc.h"
 
-#define OPTSTRING	"0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
+#define OPTSTRING "0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
 /* Key letters of the old syntax that take the next word as argument. */
-#define OLD_ARG_LETTERS	"AbDfFHLQsTX"
+#define OLD_ARG_LETTERS "AbDfFHLQsTX"
 
 struct ropts ropt;
 
 static char **names;
 static int nnames, names_cap;
 
-static void __attribute__((noreturn))
-usage(void)
+static void __attribute__((noreturn)) usage(void)
 {
-	rfatal(R_ERROR,
-"usage:\trestore -C [-cdeHlMvVy] [-b blocksize] [-D filesystem] [-E mls] [-f file] [-F script] [-L limit] [-s fileno]\n"
-"\trestore -i [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno]\n"
-"\trestore -P file [-acdhHlmMuvVy] [-b blocksize] [-f file] [-F script] [-s fileno] [-X filelist] [file ...]\n"
-"\trestore -r [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
-"\trestore -R [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
-"\trestore -t [-cdhHlMuvVy] [-A file] [-b blocksize] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n"
-"\trestore -x [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n");
+	rfatal(
+	    R_ERROR,
+	    "usage:\trestore -C [-cdeHlMvVy] [-b blocksize] [-D filesystem] [-E mls] [-f file] [-F script] [-L limit] [-s fileno]\n"
+	    "\trestore -i [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno]\n"
+	    "\trestore -P file [-acdhHlmMuvVy] [-b blocksize] [-f file] [-F script] [-s fileno] [-X filelist] [file ...]\n"
+	    "\trestore -r [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
+	    "\trestore -R [-cdeHlMuvVy] [-b blocksize] [-E mls] [-f file] [-F script] [-s fileno] [-T directory]\n"
+	    "\trestore -t [-cdhHlMuvVy] [-A file] [-b blocksize] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n"
+	    "\trestore -x [-acdehHlmMouvVy] [-A file] [-b blocksize] [-E mls] [-f file] [-F script] [-Q file] [-s fileno] [-X filelist] [file ...]\n");
 }
 
 static void
@@ -51,8 +51,7 @@ add_name(const char *n)
 {
 	if (nnames == names_cap) {
 		names_cap = names_cap ? names_cap * 2 : 16;
-		names = xreallocarray(names, (size_t)names_cap,
-		    sizeof(*names));
+		names = xreallocarray(names, (size_t)names_cap, sizeof(*names));
 	}
 	names[nnames++] = xstrdup(n);
 }
@@ -60,8 +59,7 @@ add_name(const char *n)
 /* A number as 0.4b47 takes it: "illegal NAME -- ARG" when it is not one
  * (or does not fit), "WHAT must be greater than 0" below min. */
 static long
-numarg(const char *name, const char *what, const char *s, long min,
-    long max)
+numarg(const char *name, const char *what, const char *s, long min, long max)
 {
 	char *end;
 	long v;
@@ -84,8 +82,7 @@ expand_old_syntax(int *argcp, char **argv, char **optwords)
 	int argc = *argcp, ai = 2, n = 1;
 	const char *keys = argv[1];
 	size_t nkeys = strlen(keys);
-	char **nv = xreallocarray(NULL, (size_t)argc + nkeys + 2,
-	    sizeof(*nv));
+	char **nv = xreallocarray(NULL, (size_t)argc + nkeys + 2, sizeof(*nv));
 	char *words = xreallocarray(NULL, nkeys + 1, 3);
 
 	*optwords = words;
@@ -100,7 +97,7 @@ expand_old_syntax(int *argcp, char **argv, char **optwords)
 		if (strchr(OLD_ARG_LETTERS, keys[k]) != NULL) {
 			if (ai >= argc)
 				errx(R_ERROR, "missing argument to %c",
-				    keys[k]);
+				     keys[k]);
 			nv[n++] = argv[ai++];
 		}
 	}
@@ -118,7 +115,7 @@ set_mode(int c)
 {
 	if (ropt.mode != 0 && ropt.mode != c)
 		errx(R_ERROR, "%c and %c options are mutually exclusive",
-		    ropt.mode, c);
+		     ropt.mode, c);
 	ropt.mode = c;
 }
 
@@ -159,38 +156,46 @@ parse_args(int argc, char **argv)
 		case 'a': ropt.aflag = true; break;
 		case 'F': ropt.script = optarg; break;
 		case 'M': ropt.Mflag = true; break;
-		case 'A': ropt.toc = optarg; break;	/* qfa.c */
-		case 'Q': ropt.qfa = optarg; break;	/* qfa.c */
-		case 'c': break;	/* 0.4b47 reads new-format dumps anyway */
+		case 'A': ropt.toc = optarg; break; /* qfa.c */
+		case 'Q': ropt.qfa = optarg; break; /* qfa.c */
+		case 'c': break; /* 0.4b47 reads new-format dumps anyway */
 		case 'b':
 			/* Only a ceiling on the record size: any size. */
 			ropt.blocksize = numarg("blocksize", "block size",
-			    optarg, 1, LONG_MAX);
+						optarg, 1, LONG_MAX);
 			break;
-		case 'C': case 'r': case 't': case 'x': set_mode(c); break;
-		case 'i': case 'R': set_mode(c); break;
-		case 'P': set_mode(c); ropt.pfile = optarg; break;
+		case 'C':
+		case 'r':
+		case 't':
+		case 'x': set_mode(c); break;
+		case 'i':
+		case 'R': set_mode(c); break;
+		case 'P':
+			set_mode(c);
+			ropt.pfile = optarg;
+			break;
 		case 'd': ropt.debug = true; break;
 		case 'D': ropt.cmpdir = optarg; break;
 		case 'e': eflag = true; break;
 		case 'E': Eflag = true; break;
 		case 'H':
 			(void)numarg("hash size", "hash size", optarg, 1,
-			    INT_MAX);
+				     INT_MAX);
 			break;
-		case 'l': case 'V': break;
+		case 'l':
+		case 'V': break;
 		case 'f': ropt.tape = optarg; break;
 		case 'h': ropt.hflag = true; break;
 		case 'L':
-			ropt.cmplimit = numarg("limit", "limit", optarg, 0,
-			    INT_MAX);
+			ropt.cmplimit =
+			    numarg("limit", "limit", optarg, 0, INT_MAX);
 			break;
 		case 'm': ropt.mflag = true; break;
 		case 'N': ropt.Nflag = true; break;
 		case 'o': ropt.oflag = true; break;
 		case 's':
 			ropt.skipfiles = numarg("dump number", "dump number",
-			    optarg, 1, INT_MAX);
+						optarg, 1, INT_MAX);
 			break;
 		case 'T': ropt.tmpdir = optarg; break;
 		case 'u': ropt.uflag = true; break;
@@ -205,10 +210,10 @@ parse_args(int argc, char **argv)
 	/* -e and -E (SELinux) only matter where files are made. */
 	if ((eflag || Eflag) && (ropt.mode == 't' || ropt.mode == 'P'))
 		errx(R_ERROR, "%c option is not valid for %c command",
-		    eflag ? 'e' : 'E', ropt.mode);
+		     eflag ? 'e' : 'E', ropt.mode);
 	if (ropt.tape == NULL)
-		ropt.tape = getenv("TAPE") != NULL ? getenv("TAPE") :
-		    DEFAULT_TAPE;
+		ropt.tape =
+		    getenv("TAPE") != NULL ? getenv("TAPE") : DEFAULT_TAPE;
 	ropt.from_stdin = strcmp(ropt.tape, "-") == 0;
 	if (xfile != NULL && strcmp(xfile, "-") == 0 && ropt.from_stdin)
 		errx(R_ERROR, "can't handle standard input for both -f and -X");
@@ -231,7 +236,7 @@ drain_complete(bool whole)
 	if (whole ? !tape_truncated() : !tape_cut_short())
 		return true;
 	rmsg("Input ended before the end-of-dump record: "
-	    "the archive is truncated\n");
+	     "the archive is truncated\n");
 	return false;
 }
 
@@ -243,7 +248,9 @@ finish(void)
 	if (!drain_complete(true))
 		return R_ERROR;
 	return extract_errors() > 0 || tape_had_error() || tape_resynced() ||
-	    dirs_refused() > 0 || ea_skipped() > 0 ? R_ERROR : R_SUCCESS;
+		dirs_refused() > 0 || ea_skipped() > 0
+	    ? R_ERROR
+	    : R_SUCCESS;
 }
 
 static int
@@ -273,7 +280,7 @@ do_extract(void)
 static int
 do_rebuild(void)
 {
-	if (dumpprev != 0)	/* incremental.c */
+	if (dumpprev != 0) /* incremental.c */
 		return incr_restore() != R_SUCCESS ? R_ERROR : finish();
 	msg_verbose("Begin level 0 restore\n");
 	msg_verbose("Initialize symbol table.\n");
@@ -311,7 +318,7 @@ main(int argc, char **argv)
 	int rc;
 
 	parse_args(argc, argv);
-	qfa_options();		/* -A, -Q, -P: checks (qfa.c) */
+	qfa_options(); /* -A, -Q, -P: checks (qfa.c) */
 	if ((ropt.mode == 'r' || ropt.mode == 'R') && ropt.hflag)
 		errx(R_ERROR, "-h cannot be used with -%c", ropt.mode);
 	umask(077);
@@ -321,9 +328,7 @@ main(int argc, char **argv)
 	tape_setup();
 	qfa_check_date();
 	switch (ropt.mode) {
-	case 'P':
-		rc = qfa_positions(names, nnames);
-		break;
+	case 'P': rc = qfa_positions(names, nnames); break;
 	case 't':
 		if (ropt.toc != NULL || ropt.qfa != NULL) {
 			rc = qfa_list(names, nnames);
@@ -335,25 +340,19 @@ main(int argc, char **argv)
 		if (fflush(stdout) != 0)
 			err(R_ERROR, "standard output");
 		rc = !drain_complete(false) || tape_had_error() ||
-		    dirs_refused() > 0 ? R_ERROR : R_SUCCESS;
+			dirs_refused() > 0
+		    ? R_ERROR
+		    : R_SUCCESS;
 		break;
-	case 'x':
-		rc = do_extract();
-		break;
-	case 'r':
-		rc = do_rebuild();
-		break;
+	case 'x': rc = do_extract(); break;
+	case 'r': rc = do_rebuild(); break;
 	case 'R':
 		rc = resume_run();
 		if (finish() != R_SUCCESS)
 			rc = R_ERROR;
 		break;
-	case 'i':
-		rc = interactive_run();
-		break;
-	default:
-		rc = compare_run(names, nnames);
-		break;
+	case 'i': rc = interactive_run(); break;
+	default: rc = compare_run(names, nnames); break;
 	}
 	if (fflush(stdout) != 0)
 		err(R_ERROR, "standard output");

@@ -42,31 +42,31 @@
  * for its largest record (prefix + payload) after compaction, so its
  * buffer grows to ZINBUF_SIZE.  A read from a tape takes one record
  * whole or loses it: there each read asks for TAPE_RECORD_MAX. */
-#define READ_CHUNK	(256 * 1024)
-#define INBUF_SIZE	(2 * READ_CHUNK)
-#define ZINBUF_SIZE	(MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
+#define READ_CHUNK  (256 * 1024)
+#define INBUF_SIZE  (2 * READ_CHUNK)
+#define ZINBUF_SIZE (MAXNTREC * TP_BSIZE + 2 * READ_CHUNK)
 
-static int infd = -1;		/* a local volume, else -1 */
-static bool in_remote;		/* the volume is read through rmt */
-static bool in_tape;		/* it is a tape: one record per read */
-static size_t first_read;	/* bytes of the first read: a record */
+static int infd = -1; /* a local volume, else -1 */
+static bool in_remote; /* the volume is read through rmt */
+static bool in_tape; /* it is a tape: one record per read */
+static size_t first_read; /* bytes of the first read: a record */
 static unsigned char *inbuf;
 static size_t inbuf_size;
 static size_t in_start, in_end;
 static bool in_eof;
-static bool swapped;		/* archive is in the other byte order */
+static bool swapped; /* archive is in the other byte order */
 static bool compressed;
 static long ntrec;
-static size_t raw_left;		/* raw bytes left in the first record */
-static unsigned char *blkbuf;	/* decompressed record */
+static size_t raw_left; /* raw bytes left in the first record */
+static unsigned char *blkbuf; /* decompressed record */
 static size_t blk_pos, blk_len;
 static uint64_t blocks_read;
-static bool seen_end;		/* a real TS_END header was read */
+static bool seen_end; /* a real TS_END header was read */
 static bool input_error;
-static int volno = 1;		/* volume being read */
-static char *volname;		/* where it is read from */
-static uint64_t phys_blocks;	/* tape blocks consumed, all volumes */
-static bool no_more_volumes;	/* a volume change was refused */
+static int volno = 1; /* volume being read */
+static char *volname; /* where it is read from */
+static uint64_t phys_blocks; /* tape blocks consumed, all volumes */
+static bool no_more_volumes; /* a volume change was refused */
 
 static bool change_volume(void);
 
@@ -175,9 +175,10 @@ in_is_pipe(void)
 {
 	struct stat st;
 
-	return !in_remote && !(fstat(infd, &st) == 0 &&
-	    (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
-	    S_ISCHR(st.st_mode)));
+	return !in_remote &&
+	    !(fstat(infd, &st) == 0 &&
+	      (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
+	       S_ISCHR(st.st_mode)));
 }
 
 /* Make at least need bytes available at inbuf + in_start. */
@@ -199,8 +200,8 @@ in_fill(size_t need)
 			inbuf_size = in_end + room;
 			inbuf = xrealloc(inbuf, inbuf_size);
 		}
-		n = in_read(inbuf + in_end, in_tape ? room :
-		    inbuf_size - in_end);
+		n = in_read(inbuf + in_end,
+			    in_tape ? room : inbuf_size - in_end);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -236,8 +237,8 @@ read_zrecord(void)
 	cprefix_decode(inbuf + in_start, swapped, &pfx);
 	len = pfx.length;
 	if (len == 0 || len > (size_t)ntrec * TP_BSIZE) {
-		warnx("bad compressed record length %zu at block %llu",
-		    len, (unsigned long long)blocks_read);
+		warnx("bad compressed record length %zu at block %llu", len,
+		      (unsigned long long)blocks_read);
 		input_error = true;
 		in_eof = true;
 		return false;
@@ -248,7 +249,7 @@ read_zrecord(void)
 		if (!input_error && change_volume())
 			return true;
 		warnx("truncated compressed record at block %llu",
-		    (unsigned long long)blocks_read);
+		      (unsigned long long)blocks_read);
 		input_error = true;
 		return false;
 	}
@@ -257,9 +258,10 @@ read_zrecord(void)
 		memcpy(blkbuf, inbuf + in_start + CPREFIX_SIZE, len);
 		out = len;
 	} else if (decompress_record((int)pfx.method,
-	    inbuf + in_start + CPREFIX_SIZE, len, blkbuf, &out, &why) != 0) {
+				     inbuf + in_start + CPREFIX_SIZE, len,
+				     blkbuf, &out, &why) != 0) {
 		warnx("decompression error, block %llu: %s",
-		    (unsigned long long)blocks_read, why);
+		      (unsigned long long)blocks_read, why);
 		input_error = true;
 		out = 0;
 	}
@@ -286,8 +288,8 @@ media_next_block(void)
 					continue;
 				if (in_end > in_start) {
 					warnx("ignoring %zu bytes of a partial "
-					    "block at the end of the input",
-					    in_end - in_start);
+					      "block at the end of the input",
+					      in_end - in_start);
 					in_start = in_end;
 				}
 				return NULL;
@@ -400,7 +402,8 @@ change_volume(void)
 		return false;
 	if (ropt.from_stdin) {
 		rmsg("Standard input ended before the end of the "
-		    "dump: volume %d cannot be read from a pipe\n", next);
+		     "dump: volume %d cannot be read from a pipe\n",
+		     next);
 		no_more_volumes = true;
 		return false;
 	}
@@ -434,8 +437,8 @@ change_volume(void)
 	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
 	if (ropt.debug)
 		rmsg("volume %d: first record %d, skipping %llu "
-		    "blocks read before\n", next, h.s_spcl.c_firstrec,
-		    (unsigned long long)skip);
+		     "blocks read before\n",
+		     next, h.s_spcl.c_firstrec, (unsigned long long)skip);
 	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
 		in_start += TP_BSIZE;
 		phys_blocks++;
@@ -459,7 +462,7 @@ open_input(void)
 	}
 	/* 0.4b47 calls any remote input a tape: scripts see the same line */
 	msg_verbose("Input is from a %s %s\n", in_remote ? "remote" : "local",
-	    in_remote || in_is_tape() ? "tape" : "file/pipe");
+		    in_remote || in_is_tape() ? "tape" : "file/pipe");
 	inbuf_size = INBUF_SIZE;
 	inbuf = xmalloc(inbuf_size);
 }
@@ -475,12 +478,12 @@ skip_files(void)
 		return;
 	if (!in_is_tape())
 		errx(R_ERROR, "-s %ld: %s holds only one dump file",
-		    ropt.skipfiles, ropt.tape);
+		     ropt.skipfiles, ropt.tape);
 	/* A tape: space forward over n-1 file marks. */
 	if (in_remote) {
 		if (remote_skip_files((int)(ropt.skipfiles - 1), &why) != 0)
 			errx(R_ERROR, "%s: cannot skip %ld files: %s", volname,
-			    ropt.skipfiles - 1, why);
+			     ropt.skipfiles - 1, why);
 		return;
 	}
 	op.mt_op = MTFSF;
@@ -509,7 +512,7 @@ media_setup_compression(long n)
 		errx(R_ERROR, "Tape blocksize %ld is out of range", ntrec);
 	if (ropt.blocksize > 0 && ntrec > ropt.blocksize)
 		errx(R_ERROR, "Tape blocksize is too large, use '-b %ld'",
-		    ntrec);
+		     ntrec);
 	rmsg("Dump tape is compressed.\n");
 	/* The volume header was the first block of the raw record. */
 	raw_left = (size_t)(ntrec - 1) * TP_BSIZE;
@@ -534,7 +537,7 @@ media_restart(const char *name, union u_spcl *h)
 	free(volname);
 	volname = xstrdup(name);
 	in_start = in_end = 0;
-	in_eof = true;		/* until the header is found good */
+	in_eof = true; /* until the header is found good */
 	if (in_open(name) != 0) {
 		rmsg("Cannot open %s\n", name);
 		return false;
@@ -581,9 +584,10 @@ media_seek(int vol, uint64_t pos, bool newmedia, bool *switched)
 	*switched = false;
 	if (newmedia || vol != volno) {
 		for (;; ask = true) {
-			char *name = newmedia && vol == 1 && !ask ?
-			    volume_first_name() : volume_choose(vol,
-			    newmedia ? ropt.tape : volname, ask);
+			char *name = newmedia && vol == 1 && !ask
+			    ? volume_first_name()
+			    : volume_choose(vol, newmedia ? ropt.tape : volname,
+					    ask);
 
 			if (name == NULL)
 				goto fail;
@@ -602,21 +606,21 @@ media_seek(int vol, uint64_t pos, bool newmedia, bool *switched)
 		if (in_remote) {
 			if (remote_seek((off_t)pos, SEEK_SET) == (off_t)-1) {
 				warnx("%s: cannot seek to %llu", volname,
-				    (unsigned long long)pos);
+				      (unsigned long long)pos);
 				goto fail;
 			}
 		} else if (in_is_tape()) {
-			struct mtop op = { .mt_op = MTSEEK,
-			    .mt_count = (int)pos };
+			struct mtop op = {.mt_op = MTSEEK,
+					  .mt_count = (int)pos};
 
 			if (ioctl(infd, MTIOCTOP, &op) != 0) {
 				warn("%s: cannot seek to block %llu", volname,
-				    (unsigned long long)pos);
+				     (unsigned long long)pos);
 				goto fail;
 			}
 		} else if (lseek(infd, (off_t)pos, SEEK_SET) == (off_t)-1) {
 			warn("%s: cannot seek to %llu", volname,
-			    (unsigned long long)pos);
+			     (unsigned long long)pos);
 			goto fail;
 		}
 		in_start = in_end = 0;
@@ -642,7 +646,8 @@ media_count_from(const struct s_spcl *h)
 	if (h->c_firstrec >= 0 && idx >= 0)
 		phys_blocks = (uint64_t)h->c_firstrec +
 		    (compressed ? ((uint64_t)idx / (uint64_t)ntrec + 1) *
-		    (uint64_t)ntrec : (uint64_t)idx + 1);
+			     (uint64_t)ntrec
+				: (uint64_t)idx + 1);
 }
 
 /* Read the input to its end: a writer on the other end of a pipe must

@@ -12,18 +12,18 @@
 #include "dumprestore.h"
 
 uint64_t media_blocks_read(void);
-void	media_count_from(const struct s_spcl *h);
-void	media_drain(void);
-bool	media_end_seen(void);
-bool	media_error(void);
-void	media_mark_end(void);
+void media_count_from(const struct s_spcl *h);
+void media_drain(void);
+bool media_end_seen(void);
+bool media_error(void);
+void media_mark_end(void);
 const unsigned char *media_next_block(void);
-void	media_open(void);
-bool	media_restart(const char *name, union u_spcl *h);
-bool	media_seek(int vol, uint64_t pos, bool newmedia, bool *switched);
-void	media_set_swapped(void);
-void	media_setup_compression(long n);
-size_t	media_tape_record(void);
-bool	media_swapped(void);
+void media_open(void);
+bool media_restart(const char *name, union u_spcl *h);
+bool media_seek(int vol, uint64_t pos, bool newmedia, bool *switched);
+void media_set_swapped(void);
+void media_setup_compression(long n);
+size_t media_tape_record(void);
+bool media_swapped(void);
 
 #endif /* MEDIA_H */

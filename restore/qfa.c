@@ -42,10 +42,10 @@
 #include "xalloc.h"
 #include "xio.h"
 
-#define QFA_CREATE_MODE	0666
+#define QFA_CREATE_MODE 0666
 /* 0.4b47 seeks only when the target is more than this many position
  * units (bytes, or tape blocks) beyond the current position. */
-#define SEEK_MIN_AHEAD	1000
+#define SEEK_MIN_AHEAD 1000
 
 struct qfa_entry {
 	uint32_t ino;
@@ -53,10 +53,10 @@ struct qfa_entry {
 	uint64_t pos;
 };
 
-static struct qfa_entry *table;		/* -Q, sorted by inode */
+static struct qfa_entry *table; /* -Q, sorted by inode */
 static size_t ntable;
 static int32_t qfa_date;
-static bool pos_in_records;		/* the archive is on a tape */
+static bool pos_in_records; /* the archive is on a tape */
 
 /* -A: where the archive really is, while the TOC is being read. */
 static const char *media_tape;
@@ -77,10 +77,10 @@ qfa_options(void)
 {
 	if (ropt.qfa != NULL && strchr("itx", ropt.mode) == NULL)
 		errx(R_ERROR, "Q option is not valid for %c command",
-		    ropt.mode);
+		     ropt.mode);
 	if (ropt.toc != NULL && strchr("itx", ropt.mode) == NULL)
 		errx(R_ERROR, "A option is not valid for %c command",
-		    ropt.mode);
+		     ropt.mode);
 	if (ropt.qfa != NULL && ropt.mflag)
 		errx(R_ERROR, "m and Q options are mutually exclusive");
 	if (ropt.qfa != NULL || ropt.toc != NULL)
@@ -124,8 +124,7 @@ parse_line(const char *s, struct qfa_entry *e)
 	return true;
 }
 
-static void __attribute__((noreturn))
-bad_format(void)
+static void __attribute__((noreturn)) bad_format(void)
 {
 	errx(R_ERROR, "not requested format of -- %s", ropt.qfa);
 }
@@ -186,7 +185,7 @@ pfile_start(void)
 
 	rmsg("writing QFA positions to %s\n", ropt.pfile);
 	fd = open(ropt.pfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    QFA_CREATE_MODE);
+		  QFA_CREATE_MODE);
 	if (fd < 0 || (pfile = fdopen(fd, "w")) == NULL)
 		err(R_ERROR, "can't open file for writing -- %s", ropt.pfile);
 }
@@ -222,8 +221,9 @@ qfa_check_date(void)
 {
 	if (ropt.qfa != NULL && qfa_date != dumpdate)
 		errx(R_ERROR, "different QFA/dumpdates detected");
-	if (pfile != NULL && fprintf(pfile, "%s\n%s\n%" PRId32 "\n\n%s\n",
-	    QFA_MAGIC, QFA_VERSION, dumpdate, QFA_COLUMNS) < 0)
+	if (pfile != NULL &&
+	    fprintf(pfile, "%s\n%s\n%" PRId32 "\n\n%s\n", QFA_MAGIC,
+		    QFA_VERSION, dumpdate, QFA_COLUMNS) < 0)
 		err(R_ERROR, "%s", ropt.pfile);
 }
 
@@ -242,7 +242,7 @@ static bool
 ino_selected(uint32_t ino)
 {
 	for (const struct entry *e = sym_lookup_ino(ino); e != NULL;
-	    e = e->links)
+	     e = e->links)
 		if (e->type == E_LEAF && (e->flags & EF_SELECTED))
 			return true;
 	return false;
@@ -254,7 +254,7 @@ build_wanted(void)
 	size_t cap = 0;
 
 	for (const struct entry *e = sym_root; e != NULL;
-	    e = sym_next(sym_root, e)) {
+	     e = sym_next(sym_root, e)) {
 		if (e->type != E_LEAF || !(e->flags & EF_SELECTED) ||
 		    dirs_is_dir(e->ino))
 			continue;
@@ -338,8 +338,9 @@ switch_to_media(uint32_t first)
 				vol = v;
 	}
 	if (ropt.from_stdin)
-		errx(R_ERROR, "the archive of a table of contents cannot be "
-		    "standard input");
+		errx(R_ERROR,
+		     "the archive of a table of contents cannot be "
+		     "standard input");
 	(void)tape_seek_position(vol, pos, first, true);
 }
 
@@ -362,7 +363,7 @@ before_find(void)
 	if (ropt.toc != NULL && !media_switched) {
 		if (h->c_type != TS_END)
 			return;
-		if (nwanted == 0) {	/* nothing to read from the media */
+		if (nwanted == 0) { /* nothing to read from the media */
 			media_switched = true;
 			return;
 		}
@@ -374,8 +375,8 @@ before_find(void)
 	    (uint32_t)h->c_inumber == 0)
 		return;
 	while (wanted_at < nwanted &&
-	    (wanted[wanted_at] < (uint32_t)h->c_inumber ||
-	    !ino_selected(wanted[wanted_at])))
+	       (wanted[wanted_at] < (uint32_t)h->c_inumber ||
+		!ino_selected(wanted[wanted_at])))
 		wanted_at++;
 	if (wanted_at == nwanted) {
 		/* nothing more to extract: stop reading here */
@@ -384,18 +385,19 @@ before_find(void)
 	}
 	next = wanted[wanted_at];
 	/* a pipe cannot seek: it is read on */
-	if (next == (uint32_t)h->c_inumber || table == NULL ||
-	    ropt.from_stdin)
+	if (next == (uint32_t)h->c_inumber || table == NULL || ropt.from_stdin)
 		return;
 	q = lookup_below(next);
 	if (q == NULL || q->pos == 0 || q->vol < h->c_volume)
 		return;
-	if (q->vol == h->c_volume && (position_bound() == UINT64_MAX ||
-	    q->pos <= position_bound() + SEEK_MIN_AHEAD))
+	if (q->vol == h->c_volume &&
+	    (position_bound() == UINT64_MAX ||
+	     q->pos <= position_bound() + SEEK_MIN_AHEAD))
 		return;
 	if (ropt.debug)
 		rmsg("QFA: inode %" PRIu32 " at volume %d "
-		    "position %" PRIu64 "\n", next, q->vol, q->pos);
+		     "position %" PRIu64 "\n",
+		     next, q->vol, q->pos);
 	(void)tape_seek_position(q->vol, q->pos, next, false);
 }
 
@@ -420,7 +422,7 @@ list_positions(char **names, int nnames)
 	dirs_build_tree();
 	select_names(names, nnames);
 	for (const struct entry *e = sym_root; e != NULL;
-	    e = sym_next(sym_root, e)) {
+	     e = sym_next(sym_root, e)) {
 		const struct qfa_entry *q;
 
 		if (!(e->flags & EF_SELECTED) ||
@@ -430,8 +432,8 @@ list_positions(char **names, int nnames)
 		if (ropt.verbose)
 			fputs(e->type == E_NODE ? "dir " : "leaf", stdout);
 		printf("%10lu\t%d\t%" PRIu64 "\t%s", (unsigned long)e->ino,
-		    q != NULL ? q->vol : 0, q != NULL ? q->pos : 0,
-		    e == sym_root ? "." : sym_path(e));
+		       q != NULL ? q->vol : 0, q != NULL ? q->pos : 0,
+		       e == sym_root ? "." : sym_path(e));
 		putchar(ropt.nulterm ? '\0' : '\n');
 	}
 }
@@ -503,7 +505,7 @@ zrecord_offset(int vol, uint64_t rec, uint64_t ntrec, uint64_t *off)
 			continue;
 		}
 		if (full_pread(zfd, word, sizeof(word),
-		    (off_t)zoff[nzoff - 1]) != (ssize_t)sizeof(word))
+			       (off_t)zoff[nzoff - 1]) != (ssize_t)sizeof(word))
 			return false;
 		cprefix_decode(word, tape_swapped(), &pfx);
 		zoff[nzoff] = zoff[nzoff - 1] + CPREFIX_SIZE + pfx.length;
@@ -554,8 +556,8 @@ qfa_positions(char **names, int nnames)
 		    (h->c_dinode.di_mode & S_IFMT) != S_IFDIR &&
 		    ino_selected((uint32_t)h->c_inumber) &&
 		    fprintf(pfile, "%" PRIu32 "\t%d\t%" PRIu64 "\n",
-		    (uint32_t)h->c_inumber, h->c_volume,
-		    header_position()) < 0)
+			    (uint32_t)h->c_inumber, h->c_volume,
+			    header_position()) < 0)
 			err(R_ERROR, "%s", ropt.pfile);
 		tape_skipfile();
 	}

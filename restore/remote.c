@@ -43,16 +43,16 @@
 
 /* One R request on a file, and the most of them in flight (4 MiB:
  * 400 MB/s at a 10 ms round trip). */
-#define FILE_REQ	(256 * 1024)
-#define FILE_WINDOW	16
+#define FILE_REQ    (256 * 1024)
+#define FILE_WINDOW 16
 
-static struct rmt_conn conn = { .to = -1, .from = -1 };
+static struct rmt_conn conn = {.to = -1, .from = -1};
 static bool is_tape;
-static size_t req_size;		/* count of each R request */
-static unsigned window;		/* R requests allowed in flight now */
-static unsigned inflight;	/* R requests whose reply is not read */
-static size_t pending;		/* data bytes of the current reply left */
-static bool at_end;		/* the volume ended (0 bytes or an error) */
+static size_t req_size; /* count of each R request */
+static unsigned window; /* R requests allowed in flight now */
+static unsigned inflight; /* R requests whose reply is not read */
+static size_t pending; /* data bytes of the current reply left */
+static bool at_end; /* the volume ended (0 bytes or an error) */
 static bool closing_at_exit;
 static bool hooks_set;
 
@@ -155,7 +155,7 @@ remote_read(void *buf, size_t len)
 		fill_window();
 		n = rmt_read_head(&conn, req_size);
 		inflight--;
-		if (n <= 0) {		/* the end, or an error (errno) */
+		if (n <= 0) { /* the end, or an error (errno) */
 			at_end = true;
 			return n;
 		}

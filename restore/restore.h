@@ -15,41 +15,41 @@
 #include "exitcodes.h"
 
 /* Largest EA payload we accept per record (doc/format.md 8.3). */
-#define EA_MAX_PAYLOAD	XATTR_MAXSIZE
+#define EA_MAX_PAYLOAD XATTR_MAXSIZE
 /* Longest symbolic link target we restore (PATH_MAX without the NUL). */
-#define SYMLINK_MAX	4095
+#define SYMLINK_MAX 4095
 /* Largest bitmap (TS_CLRI/TS_BITS) we keep: 2^32 inodes / 8. */
-#define MAP_MAX_BYTES	((size_t)1 << 29)
+#define MAP_MAX_BYTES ((size_t)1 << 29)
 /* Size of one gathered write of file data.  Larger is not faster: with
  * 1 MiB writes, a 300 MB -r into a fresh ext4 (Linux 6.18) spent up to
  * twice the system time copying into the page cache, and its wall time
  * varied from run to run by 2x; 256 KiB was the steadiest and fastest of
  * 128 KiB to 1 MiB (bench/restore-bench.sh). */
-#define WRITE_CHUNK	(256 * 1024)
+#define WRITE_CHUNK (256 * 1024)
 
 /* A directory entry as dirs.c packs it in its arena: ino (4), type (1),
  * namlen (1), name (dirs.c, list.c and ishls.c read it). */
-#define PACKED_HDR	6
+#define PACKED_HDR 6
 
 /* What main() decided; filled once, read everywhere. */
 struct ropts {
-	int mode;		/* 'C', 'i', 'r', 'R', 't', 'x' */
-	const char *tape;	/* -f */
-	const char *cmpdir;	/* -D */
-	const char *tmpdir;	/* -T */
-	const char *script;	/* -F */
-	long blocksize;		/* -b, KiB; 0 = automatic */
-	long skipfiles;		/* -s */
-	long cmplimit;		/* -L */
-	bool Mflag;		/* -M: volumes are <tape>001, <tape>002... */
+	int mode; /* 'C', 'i', 'r', 'R', 't', 'x' */
+	const char *tape; /* -f */
+	const char *cmpdir; /* -D */
+	const char *tmpdir; /* -T */
+	const char *script; /* -F */
+	long blocksize; /* -b, KiB; 0 = automatic */
+	long skipfiles; /* -s */
+	long cmplimit; /* -L */
+	bool Mflag; /* -M: volumes are <tape>001, <tape>002... */
 	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
-	bool nulterm;		/* -0 */
-	bool from_stdin;	/* -f - */
-	const char *toc;	/* -A table of contents (qfa.c) */
-	const char *qfa;	/* -Q position file to read (qfa.c) */
-	const char *pfile;	/* -P position file to write (qfa.c) */
+	bool nulterm; /* -0 */
+	bool from_stdin; /* -f - */
+	const char *toc; /* -A table of contents (qfa.c) */
+	const char *qfa; /* -Q position file to read (qfa.c) */
+	const char *pfile; /* -P position file to write (qfa.c) */
 };
-extern struct ropts ropt;			/* main.c */
+extern struct ropts ropt; /* main.c */
 
 /* Inode attributes as the archive gave them (native order). */
 struct inoattr {
@@ -59,16 +59,16 @@ struct inoattr {
 	uint64_t size;
 	struct tape_timeval atime, mtime;
 	uint32_t flags;
-	uint32_t rdev_old, rdev_new;	/* di_db[0], di_db[1] */
+	uint32_t rdev_old, rdev_new; /* di_db[0], di_db[1] */
 	bool metaonly;
 };
 
 /* Extended attributes of one inode, from its EA records. */
 struct ealist {
 	size_t n;
-	unsigned char *payload[2];	/* at most two records per inode */
+	unsigned char *payload[2]; /* at most two records per inode */
 	size_t len[2];
-	uint32_t ino;			/* for messages */
+	uint32_t ino; /* for messages */
 };
 
 /* What a directory needs at the very end (dirs.c owns these). */
@@ -79,36 +79,36 @@ struct dirinfo {
 
 /* One name in the dumped tree (symtab.c): one allocation, name inline. */
 enum { E_LEAF = 0, E_NODE = 1 };
-#define EF_SELECTED	0x01	/* extract / list this name */
-#define EF_EXISTED	0x02	/* directory was already on disk (-x) */
-#define EF_CREATED	0x04	/* made on disk by us */
-#define EF_DONE		0x08	/* inode data restored under this name */
-#define EF_BAD		0x10	/* cannot be made or reached: skip below */
-#define EF_ONPATH	0x20	/* on utilities.c's path of directories */
-#define EF_LINKMAX	0x40	/* link limit reached: no more names */
-#define EF_WANTED	0x80	/* selected, or on the way to one */
-#define EF_INPATH	0x100	/* in sym_path()'s last path (symtab.c) */
+#define EF_SELECTED 0x01 /* extract / list this name */
+#define EF_EXISTED  0x02 /* directory was already on disk (-x) */
+#define EF_CREATED  0x04 /* made on disk by us */
+#define EF_DONE	    0x08 /* inode data restored under this name */
+#define EF_BAD	    0x10 /* cannot be made or reached: skip below */
+#define EF_ONPATH   0x20 /* on utilities.c's path of directories */
+#define EF_LINKMAX  0x40 /* link limit reached: no more names */
+#define EF_WANTED   0x80 /* selected, or on the way to one */
+#define EF_INPATH   0x100 /* in sym_path()'s last path (symtab.c) */
 struct entry {
 	uint32_t ino;
-	uint8_t type;		/* E_LEAF / E_NODE */
-	uint16_t flags;		/* fits the padding before parent */
+	uint8_t type; /* E_LEAF / E_NODE */
+	uint16_t flags; /* fits the padding before parent */
 	struct entry *parent;
-	struct entry *child;	/* first child, on-tape order */
+	struct entry *child; /* first child, on-tape order */
 	struct entry *sibling;
-	struct entry *links;	/* next name of the same inode */
-	struct entry *hnext;	/* (parent, name) hash chain */
-	struct dirinfo *dir;	/* directories on the archive, else NULL */
+	struct entry *links; /* next name of the same inode */
+	struct entry *hnext; /* (parent, name) hash chain */
+	struct dirinfo *dir; /* directories on the archive, else NULL */
 	char name[];
 };
 
 /* The current header and the dump being read (tape.c). */
 extern union u_spcl curhdr;
-extern union u_spcl tapehdr;		/* the volume header */
+extern union u_spcl tapehdr; /* the volume header */
 extern int32_t dumpdate, dumpprev;
 extern uint32_t maxino;
-extern unsigned char *dumpmap;		/* TS_BITS */
+extern unsigned char *dumpmap; /* TS_BITS */
 extern size_t dumpmap_len;
-extern unsigned char *usedmap;		/* TS_CLRI */
+extern unsigned char *usedmap; /* TS_CLRI */
 extern size_t usedmap_len;
 
 #endif /* RESTORE_H */

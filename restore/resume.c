@@ -50,12 +50,13 @@ load_tree(const struct symfile *t)
 	map[0]->dir = dirs_info(ROOTINO);
 	for (size_t i = 1; i < t->n; i++) {
 		const struct oent *o = &t->ent[i];
-		struct entry *e = sym_add(map[o->parent], o->name,
-		    strlen(o->name), o->ino, o->dir ? E_NODE : E_LEAF);
+		struct entry *e =
+		    sym_add(map[o->parent], o->name, strlen(o->name), o->ino,
+			    o->dir ? E_NODE : E_LEAF);
 
 		if (e == NULL)
 			errx(R_ERROR, "./%s: entry %zu: duplicate name %s",
-			    SYMTAB_NAME, i, o->name);
+			     SYMTAB_NAME, i, o->name);
 		if (o->dir)
 			e->dir = dirs_info(o->ino);
 		else if (o->done)
@@ -78,8 +79,7 @@ check_dirs(void)
 	extract_make_dirs();
 	ropt.verbose = verbose;
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
-		if (e->type == E_NODE && e->dir != NULL &&
-		    !(e->flags & EF_BAD))
+		if (e->type == E_NODE && e->dir != NULL && !(e->flags & EF_BAD))
 			e->flags |= EF_CREATED;
 }
 
@@ -95,7 +95,8 @@ resume_run(void)
 	check_dump(&t);
 	if (!t.checkpoint)
 		rmsg("./%s is the table of a finished restore: "
-		    "restoring its leaves again\n", SYMTAB_NAME);
+		     "restoring its leaves again\n",
+		     SYMTAB_NAME);
 	dirs_read();
 	load_tree(&t);
 	select_tree(sym_root);

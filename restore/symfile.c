@@ -21,7 +21,7 @@
 #include "symfile.h"
 #include "xalloc.h"
 
-#define NAME_MAX_LEN	255
+#define NAME_MAX_LEN 255
 
 /* Undo put_escaped() of symtab.c in place; false on a malformed escape. */
 static bool
@@ -55,11 +55,12 @@ name_safe(const char *n)
 	    strcmp(n, ".") != 0 && strcmp(n, "..") != 0;
 }
 
-static void __attribute__((noreturn))
-bad_table(long lineno, const char *why)
+static void __attribute__((noreturn)) bad_table(long lineno, const char *why)
 {
-	errx(R_ERROR, "./%s: line %ld: %s; not a symbol table of this "
-	    "restore", SYMTAB_NAME, lineno, why);
+	errx(R_ERROR,
+	     "./%s: line %ld: %s; not a symbol table of this "
+	     "restore",
+	     SYMTAB_NAME, lineno, why);
 }
 
 /* Parse one "<index> <parent> <ino> <D|L|K> <name>" line. */
@@ -73,13 +74,14 @@ parse_entry(struct symfile *t, size_t *cap, char *line, long lineno)
 	struct oent *o;
 
 	if (sscanf(line, "%ld %ld %lu %c %n", &idx, &parent, &ino, &type,
-	    &off) != 4 || off == 0)
+		   &off) != 4 ||
+	    off == 0)
 		bad_table(lineno, "malformed entry");
 	if (idx != (long)t->n || ino > UINT32_MAX ||
 	    (type != 'D' && type != 'L' && (type != 'K' || !t->checkpoint)))
 		bad_table(lineno, "bad entry");
-	if (idx == 0 ? parent != -1 || type != 'D' || ino != ROOTINO :
-	    parent < 0 || parent >= idx || !t->ent[parent].dir)
+	if (idx == 0 ? parent != -1 || type != 'D' || ino != ROOTINO
+		     : parent < 0 || parent >= idx || !t->ent[parent].dir)
 		bad_table(lineno, "bad parent");
 	if (!unescape(line + off) ||
 	    (idx == 0 ? strcmp(line + off, ".") != 0 : !name_safe(line + off)))
@@ -139,11 +141,14 @@ symfile_load(int dirfd, struct symfile *t)
 			if (strcmp(line, SYMTAB_MAGIC) != 0)
 				bad_table(lineno, "bad magic");
 		} else if (lineno == 2) {
-			if (sscanf(line, "date %ld prev %ld maxino %lu volume "
-			    "%d", &t->date, &t->prev, &mino, &vol) != 4)
+			if (sscanf(line,
+				   "date %ld prev %ld maxino %lu volume "
+				   "%d",
+				   &t->date, &t->prev, &mino, &vol) != 4)
 				bad_table(lineno, "bad header");
 		} else if (lineno == 3 &&
-		    strncmp(line, "checkpoint ", strlen("checkpoint ")) == 0)
+			   strncmp(line, "checkpoint ",
+				   strlen("checkpoint ")) == 0)
 			parse_checkpoint(t, line, lineno);
 		else if (strncmp(line, "end ", 4) == 0) {
 			if (sscanf(line, "end %ld", &count) != 1 ||

@@ -27,7 +27,7 @@
 #include "symfile.h"
 #include "xalloc.h"
 
-#define HASH_MIN	1024
+#define HASH_MIN 1024
 
 /* Open hashing of every entry by (parent, name), chained; and of the
  * first name of every inode, by linear probing on the inode number. */
@@ -63,8 +63,9 @@ nametab_grow(void)
 		struct entry *e = nametab[i], *next;
 
 		for (; e != NULL; e = next) {
-			size_t b = name_hash(e->parent, e->name,
-			    strlen(e->name)) & (nsize - 1);
+			size_t b =
+			    name_hash(e->parent, e->name, strlen(e->name)) &
+			    (nsize - 1);
 
 			next = e->hnext;
 			e->hnext = n[b];
@@ -154,7 +155,7 @@ link_ino(struct entry *e)
 /* Add name (len bytes) below parent.  NULL if parent already has it. */
 struct entry *
 sym_add(struct entry *parent, const char *name, size_t len, uint32_t ino,
-    int type)
+	int type)
 {
 	struct entry *e;
 	size_t b;
@@ -174,8 +175,8 @@ sym_add(struct entry *parent, const char *name, size_t len, uint32_t ino,
 	else if (parent->child == NULL)
 		parent->child = e;
 	else {
-		struct entry *last = parent == append_parent ? append_last :
-		    parent->child;
+		struct entry *last =
+		    parent == append_parent ? append_last : parent->child;
 
 		while (last->sibling != NULL)
 			last = last->sibling;
@@ -215,8 +216,7 @@ sym_debug_level0(void)
 {
 	if (!ropt.debug)
 		return;
-	for (struct entry *e = sym_root; e != NULL;
-	    e = sym_next(sym_root, e)) {
+	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		if (e == sym_root)
 			printf("[ONTAPE|INOFND|NAMEFND] .: NEW|KEEP\n");
 		else if (sym_lookup_ino(e->ino) != e)
@@ -259,7 +259,7 @@ sym_relink(void)
  */
 struct pathlevel {
 	const struct entry *e;
-	size_t len;		/* length of the path up to e */
+	size_t len; /* length of the path up to e */
 };
 
 static struct pathlevel *plevels;
@@ -274,7 +274,7 @@ sym_path(const struct entry *e)
 	static size_t up_cap;
 
 	for (x = e; !(x->flags & EF_INPATH) && x->parent != NULL;
-	    x = x->parent) {
+	     x = x->parent) {
 		if (n == up_cap) {
 			up_cap = up_cap ? up_cap * 2 : 64;
 			up = xreallocarray(up, up_cap, sizeof(*up));
@@ -288,8 +288,8 @@ sym_path(const struct entry *e)
 			    (uint16_t)~EF_INPATH;
 		if (plevels_cap == 0) {
 			plevels_cap = 64;
-			plevels = xreallocarray(NULL, plevels_cap,
-			    sizeof(*plevels));
+			plevels =
+			    xreallocarray(NULL, plevels_cap, sizeof(*plevels));
 		}
 		if (pathbuf_size < 2) {
 			pathbuf_size = 256;
@@ -320,7 +320,7 @@ sym_path(const struct entry *e)
 		if (pdepth == plevels_cap) {
 			plevels_cap *= 2;
 			plevels = xreallocarray(plevels, plevels_cap,
-			    sizeof(*plevels));
+						sizeof(*plevels));
 		}
 		plevels[pdepth].e = x;
 		plevels[pdepth].len = len;
@@ -419,8 +419,8 @@ write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 		warn("cannot remove old %s", name);
 		return -1;
 	}
-	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
+	fd = openat(dirfd, name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
 		warn("cannot create %s", name);
 		if (fd >= 0)
@@ -429,10 +429,10 @@ write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 	}
 	fprintf(f, "dump-restoresymtable 1\n");
 	fprintf(f, "date %ld prev %ld maxino %lu volume 1\n", (long)dumpdate,
-	    (long)dumpprev, (unsigned long)maxino);
+		(long)dumpprev, (unsigned long)maxino);
 	if (checkpoint)
-		fprintf(f, "checkpoint %s\n", hold != NULL && hold[0] != '\0' ?
-		    hold : "-");
+		fprintf(f, "checkpoint %s\n",
+			hold != NULL && hold[0] != '\0' ? hold : "-");
 	/* The depth-first index of an entry is stashed in its dattr slot
 	 * only through this walk's counter: parents always precede their
 	 * children, so a parent's index is found by a parallel stack. */
@@ -441,24 +441,25 @@ write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 		size_t depth = 0, cap = 0;
 
 		for (struct entry *e = sym_root; e != NULL;
-		    e = sym_next(sym_root, e)) {
+		     e = sym_next(sym_root, e)) {
 			size_t d = 0;
 
 			for (struct entry *x = e; x->parent != NULL;
-			    x = x->parent)
+			     x = x->parent)
 				d++;
 			if (d + 1 > cap) {
 				cap = d + 64;
-				stack = xreallocarray(stack, cap,
-				    sizeof(*stack));
+				stack =
+				    xreallocarray(stack, cap, sizeof(*stack));
 			}
 			stack[d] = idx;
 			depth = d;
 			fprintf(f, "%ld %ld %lu %c ", idx,
-			    depth == 0 ? -1L : stack[depth - 1],
-			    (unsigned long)e->ino,
-			    e->type == E_NODE ? 'D' : checkpoint &&
-			    (e->flags & EF_DONE) ? 'K' : 'L');
+				depth == 0 ? -1L : stack[depth - 1],
+				(unsigned long)e->ino,
+				e->type == E_NODE			 ? 'D'
+				    : checkpoint && (e->flags & EF_DONE) ? 'K'
+									 : 'L');
 			put_escaped(f, e->name);
 			putc('\n', f);
 			idx++;

@@ -30,7 +30,7 @@
 #include "xalloc.h"
 
 /* restore 0.4b47's default read size, shown in "Input block size is". */
-#define DEFAULT_READ_BLOCKS	HIGHDENSITYTREC
+#define DEFAULT_READ_BLOCKS HIGHDENSITYTREC
 
 union u_spcl curhdr;
 union u_spcl tapehdr;
@@ -41,9 +41,9 @@ size_t dumpmap_len;
 unsigned char *usedmap;
 size_t usedmap_len;
 
-static bool hdr_synth;		/* curhdr is the synthesized end */
+static bool hdr_synth; /* curhdr is the synthesized end */
 static bool newinodefmt;
-static bool resynced;		/* garbage was skipped somewhere */
+static bool resynced; /* garbage was skipped somewhere */
 
 /* Run before each inode lookup; set by a plug-in of the reader. */
 static void (*find_hook)(void);
@@ -97,12 +97,9 @@ header_sane(const struct s_spcl *h)
 	case TS_BITS:
 		return h->c_count >= 0 &&
 		    (size_t)h->c_count <= MAP_MAX_BYTES / TP_BSIZE;
-	case TS_TAPE:
-		return h->c_count >= 0 && h->c_count <= 0x7fffffff / 2;
-	case TS_END:
-		return true;
-	default:
-		return false;
+	case TS_TAPE: return h->c_count >= 0 && h->c_count <= 0x7fffffff / 2;
+	case TS_END: return true;
+	default: return false;
 	}
 }
 
@@ -119,11 +116,11 @@ read_header(union u_spcl *h, bool first)
 		return HDR_EOF;
 	k = spcl_check(p, media_swapped());
 	if (k == SPCL_BAD_CHECKSUM) {
-		uint32_t sum = media_swapped() ? spcl_sum_swapped(p) :
-		    spcl_sum(p);
+		uint32_t sum =
+		    media_swapped() ? spcl_sum_swapped(p) : spcl_sum(p);
 
 		rmsg("Checksum error %o, block %llu\n", sum,
-		    (unsigned long long)(media_blocks_read() - 1));
+		     (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
 	if (k == SPCL_NOT_HEADER)
@@ -141,7 +138,8 @@ read_header(union u_spcl *h, bool first)
 	}
 	if (!header_sane(&h->s_spcl)) {
 		rmsg("Header with out-of-range fields at block "
-		    "%llu ignored\n", (unsigned long long)(media_blocks_read() - 1));
+		     "%llu ignored\n",
+		     (unsigned long long)(media_blocks_read() - 1));
 		return HDR_NOT;
 	}
 	if (!first && h->s_spcl.c_date != dumpdate)
@@ -187,8 +185,7 @@ tape_next_header(void)
 	if (skipped > 0)
 		resynced = true;
 	if (skipped > 0)
-		rmsg("resync restore, skipped %llu blocks\n",
-		    skipped);
+		rmsg("resync restore, skipped %llu blocks\n", skipped);
 }
 
 /* Discard the data blocks announced by the current header: maps and a
@@ -251,10 +248,11 @@ tape_setup(void)
 	/* A tape gave its first record whole: the block size. */
 	if (media_tape_record() > 0)
 		msg_verbose("Tape block size is %zu\n",
-		    media_tape_record() / TP_BSIZE);
+			    media_tape_record() / TP_BSIZE);
 	else
-		msg_verbose("Input block size is %ld\n", ropt.blocksize > 0 ?
-		    ropt.blocksize : (long)DEFAULT_READ_BLOCKS);
+		msg_verbose("Input block size is %ld\n",
+			    ropt.blocksize > 0 ? ropt.blocksize
+					       : (long)DEFAULT_READ_BLOCKS);
 	if (k != HDR_OK || h.s_spcl.c_type != TS_TAPE)
 		errx(R_ERROR, "Tape is not a dump tape");
 	curhdr = tapehdr = h;
@@ -277,8 +275,9 @@ tape_setup(void)
 	tape_next_header();
 	if (curhdr.s_spcl.c_type == TS_END) {
 		tape_drain();
-		rfatal(R_SUCCESS, "Cannot find file dump list, assuming "
-		    "empty tape\n");
+		rfatal(R_SUCCESS,
+		       "Cannot find file dump list, assuming "
+		       "empty tape\n");
 	}
 	if (curhdr.s_spcl.c_type != TS_BITS)
 		errx(R_ERROR, "Cannot find file dump list");
@@ -349,7 +348,7 @@ print_dump_info(const struct s_spcl *h)
  */
 uint64_t
 tape_getfile(void (*data)(const unsigned char *, size_t, void *),
-    void (*hole)(size_t, void *), void *arg)
+	     void (*hole)(size_t, void *), void *arg)
 {
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	uint64_t left = curhdr.s_spcl.c_dinode.di_size;
@@ -396,16 +395,13 @@ tape_skipfile(void)
 void
 tape_find_inode(void)
 {
-	if (find_hook != NULL)	/* -Q, -A: maybe go straight there */
+	if (find_hook != NULL) /* -Q, -A: maybe go straight there */
 		find_hook();
 	for (;;) {
 		switch (curhdr.s_spcl.c_type) {
 		case TS_INODE:
-		case TS_END:
-			return;
-		default:
-			skip_present(&curhdr.s_spcl);
-			tape_next_header();
+		case TS_END: return;
+		default: skip_present(&curhdr.s_spcl); tape_next_header();
 		}
 	}
 }
@@ -469,12 +465,13 @@ tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 			return true;
 		}
 		/* directories (pass III) and EA records are passed */
-		if (k != HDR_OK || (h.s_spcl.c_type != TS_INODE &&
-		    h.s_spcl.c_type != TS_END) ||
+		if (k != HDR_OK ||
+		    (h.s_spcl.c_type != TS_INODE &&
+		     h.s_spcl.c_type != TS_END) ||
 		    (h.s_spcl.c_type == TS_INODE &&
-		    ((uint32_t)h.s_spcl.c_inumber < ino ||
-		    (h.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
-		    (h.s_spcl.c_dinode.di_mode & S_IFMT) == S_IFDIR)))
+		     ((uint32_t)h.s_spcl.c_inumber < ino ||
+		      (h.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
+		      (h.s_spcl.c_dinode.di_mode & S_IFMT) == S_IFDIR)))
 			continue;
 		curhdr = h;
 		if (h.s_spcl.c_type == TS_END)

@@ -31,20 +31,20 @@
 int target_fd = -1;
 
 /* Descriptors kept open along the path (plus the target's own). */
-#define DIR_FDS		32
+#define DIR_FDS 32
 
 /* One level of the path: level 0 is the root of the tree (target_fd). */
 struct level {
 	struct entry *e;
 	dev_t dev;
 	ino_t ino;
-	int fd;			/* -1: closed */
+	int fd; /* -1: closed */
 };
 
 static struct level *path;
-static size_t depth, path_cap;	/* levels in use */
-static size_t nopen;		/* open descriptors at levels >= 1 */
-static struct entry **chain;	/* entries still to open, deepest first */
+static size_t depth, path_cap; /* levels in use */
+static size_t nopen; /* open descriptors at levels >= 1 */
+static struct entry **chain; /* entries still to open, deepest first */
 static size_t chain_cap;
 
 void
@@ -69,23 +69,18 @@ msg_debug_header(const struct s_spcl *h)
 	switch (h->c_type) {
 	case TS_TAPE:
 		fprintf(stderr, "Volume header (%s inode format) \n",
-		    (h->c_flags & DR_NEWINODEFMT) ? "new" : "old");
+			(h->c_flags & DR_NEWINODEFMT) ? "new" : "old");
 		break;
-	case TS_CLRI:
-		fprintf(stderr, "Used inodes map header\n");
-		break;
-	case TS_BITS:
-		fprintf(stderr, "Dumped inodes map header\n");
-		break;
+	case TS_CLRI: fprintf(stderr, "Used inodes map header\n"); break;
+	case TS_BITS: fprintf(stderr, "Dumped inodes map header\n"); break;
 	case TS_INODE:
 		fprintf(stderr, "File header, ino %d\n", h->c_inumber);
 		break;
 	case TS_ADDR:
 		fprintf(stderr, "File continuation header, ino %d\n",
-		    h->c_inumber);
+			h->c_inumber);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -168,8 +163,9 @@ path_pop(bool keep)
 	struct level *l = &path[depth - 1], *up = &path[depth - 2];
 
 	if (keep && up->fd < 0 && l->fd >= 0) {
-		int fd = openat(l->fd, "..", O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC);
+		int fd =
+		    openat(l->fd, "..",
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
 
 		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == up->dev &&
@@ -212,8 +208,8 @@ path_push(struct entry *e)
 {
 	struct level *l;
 	struct stat st;
-	int fd = openat(path[depth - 1].fd, e->name, O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(path[depth - 1].fd, e->name,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -259,7 +255,7 @@ path_reach(struct entry *d, struct entry **failed)
 
 	*failed = NULL;
 	if (depth > 0 && path[0].fd != target_fd)
-		dir_cache_drop();	/* another target (-i, -C) */
+		dir_cache_drop(); /* another target (-i, -C) */
 	for (; !(x->flags & EF_ONPATH) && x->parent != NULL; x = x->parent) {
 		if (x->flags & EF_BAD) {
 			/* Remember for next time that all of these fail. */
@@ -271,7 +267,7 @@ path_reach(struct entry *d, struct entry **failed)
 		chain_push(n++, x);
 	}
 	if (!(x->flags & EF_ONPATH))
-		path_reset(x);		/* x is the root of the tree */
+		path_reset(x); /* x is the root of the tree */
 	while (path[depth - 1].e != x)
 		path_pop(true);
 	if (path[depth - 1].fd < 0) {
@@ -320,7 +316,8 @@ dir_get(struct entry *d)
 		return fd;
 	if (errno == ELOOP || errno == ENOTDIR)
 		warnx("%s: not a directory (a symbolic link?), refusing to "
-		    "write through it", sym_path(failed));
+		      "write through it",
+		      sym_path(failed));
 	else
 		warn("%s: cannot open directory", sym_path(failed));
 	return -1;

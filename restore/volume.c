@@ -20,10 +20,10 @@
 #include "xalloc.h"
 
 /* Digits of the -M volume suffix ("%03d"). */
-#define MVOL_SUFFIX_MAX	16
+#define MVOL_SUFFIX_MAX 16
 /* -F script exit statuses (restore.8, -F). */
-#define SCRIPT_GO_ON	0
-#define SCRIPT_PROMPT	1
+#define SCRIPT_GO_ON  0
+#define SCRIPT_PROMPT 1
 
 /* The name of volume n under -M, malloc'ed. */
 static char *
@@ -36,8 +36,7 @@ mvol_name(int n)
 	return s;
 }
 
-static void __attribute__((noreturn))
-script_abort(void)
+static void __attribute__((noreturn)) script_abort(void)
 {
 	/* Without the program name prefix, as 0.4b47 prints it. */
 	rfatal(R_ERROR, "Restore aborted by the beginning of tape script\n");
@@ -79,7 +78,7 @@ ask_name(int n, const char *dflt)
 	if (tty == NULL) {
 		/* 0.4b47 gives up silently here; say why. */
 		rmsg("\ncannot ask for volume %d: /dev/tty: %s\n", n,
-		    strerror(errno));
+		     strerror(errno));
 		return NULL;
 	}
 	len = getline(&line, &cap, tty);

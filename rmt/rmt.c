@@ -33,37 +33,38 @@ static const struct {
 	const char *name;
 	int value;
 } open_flags[] = {
-	{ "O_RDONLY", O_RDONLY }, { "O_WRONLY", O_WRONLY },
-	{ "O_RDWR", O_RDWR }, { "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL },
-	{ "O_NOCTTY", O_NOCTTY }, { "O_TRUNC", O_TRUNC },
-	{ "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
-	{ "O_NDELAY", O_NDELAY }, { "O_SYNC", O_SYNC },
+    {"O_RDONLY", O_RDONLY},	  {"O_WRONLY", O_WRONLY},
+    {"O_RDWR", O_RDWR},		  {"O_CREAT", O_CREAT},
+    {"O_EXCL", O_EXCL},		  {"O_NOCTTY", O_NOCTTY},
+    {"O_TRUNC", O_TRUNC},	  {"O_APPEND", O_APPEND},
+    {"O_NONBLOCK", O_NONBLOCK},	  {"O_NDELAY", O_NDELAY},
+    {"O_SYNC", O_SYNC},
 #ifdef O_FSYNC
-	{ "O_FSYNC", O_FSYNC },
+    {"O_FSYNC", O_FSYNC},
 #endif
 #ifdef O_ASYNC
-	{ "O_ASYNC", O_ASYNC },
+    {"O_ASYNC", O_ASYNC},
 #endif
 #ifdef O_TEXT
-	{ "O_TEXT", O_TEXT },
+    {"O_TEXT", O_TEXT},
 #endif
 #ifdef O_DSYNC
-	{ "O_DSYNC", O_DSYNC },
+    {"O_DSYNC", O_DSYNC},
 #endif
 #ifdef O_RSYNC
-	{ "O_RSYNC", O_RSYNC },
+    {"O_RSYNC", O_RSYNC},
 #endif
 #ifdef O_PRIV
-	{ "O_PRIV", O_PRIV },
+    {"O_PRIV", O_PRIV},
 #endif
 #ifdef O_LARGEFILE
-	{ "O_LARGEFILE", O_LARGEFILE },
+    {"O_LARGEFILE", O_LARGEFILE},
 #endif
 };
 
-#define FLAG_PREFIX	"O_"
-#define FLAG_SEP	'|'
-#define FLAG_ENDS	" |"	/* what ends a flag name */
+#define FLAG_PREFIX "O_"
+#define FLAG_SEP    '|'
+#define FLAG_ENDS   " |" /* what ends a flag name */
 
 /* KiB moved since the last open or close, for the debug log only. */
 static unsigned long kblocks;
@@ -80,13 +81,12 @@ static int portable_mtop;
  * Thus a client with many W in flight knows that nothing after the
  * first failed record landed.  strict_errno: that failure, 0 if none.
  */
-#define RMT_STRICT_OP	(-7337)
+#define RMT_STRICT_OP (-7337)
 static int strict_writes;
 static int strict_errno;
 
 /* End of input: release the device (syncing it) and leave. */
-static void __attribute__((noreturn))
-end_of_input(void)
+static void __attribute__((noreturn)) end_of_input(void)
 {
 	if (rmtdev_is_open() && rmtdev_close() < 0)
 		rmtio_log("close at end of input: %s", strerror(errno));
@@ -316,7 +316,8 @@ write_payload(long long count)
 	int failed = 0, fail_errno = 0;
 
 	while (count > 0) {
-		size_t n = count > RMT_RECORD_MAX ? RMT_RECORD_MAX : (size_t)count;
+		size_t n =
+		    count > RMT_RECORD_MAX ? RMT_RECORD_MAX : (size_t)count;
 		void *buf = rmtio_buffer(n);
 		ssize_t w;
 
@@ -504,7 +505,8 @@ rmt_serve(void)
 			end_of_input();
 		switch (c) {
 		case 'C': cmd_close(); break;
-		case 'I': case 'i': cmd_mtop(c); break;
+		case 'I':
+		case 'i': cmd_mtop(c); break;
 		case 'L': cmd_seek(); break;
 		case 'O': cmd_open(); break;
 		case 'R': cmd_read(); break;

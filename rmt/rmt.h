@@ -25,7 +25,7 @@
  * paths could not be opened; we take any path the kernel takes and turn
  * anything longer into an error reply.
  */
-#define RMT_LINE_MAX	4096
+#define RMT_LINE_MAX 4096
 
 /*
  * Largest record held in memory for one R or W.  Bigger reads are
@@ -33,18 +33,18 @@
  * to a file in pieces, or refused on a tape, where one W must stay one
  * record.  Tape drivers do not take records this large anyway.
  */
-#define RMT_RECORD_MAX	(16 * 1024 * 1024)
+#define RMT_RECORD_MAX (16 * 1024 * 1024)
 
 /* Size of the request input buffer. */
-#define RMT_INBUF_SIZE	(64 * 1024)
+#define RMT_INBUF_SIZE (64 * 1024)
 
 /* Replies of the protocol handshakes (doc/rmt-protocol.md 4). */
-#define RMT_PROTOCOL_VERSION	2	/* answer to V */
-#define RMT_MTOP_VERSION	1	/* answer to I-1: portable op codes */
-#define RMT_MTOP_VERSION_OP	(-1)	/* the I op that asks for it */
+#define RMT_PROTOCOL_VERSION 2 /* answer to V */
+#define RMT_MTOP_VERSION     1 /* answer to I-1: portable op codes */
+#define RMT_MTOP_VERSION_OP  (-1) /* the I op that asks for it */
 
 /* Debug log bookkeeping counts records in KiB units. */
-#define RMT_KIB_SHIFT	10
+#define RMT_KIB_SHIFT 10
 
 /* ---- rmt.c ---- */
 void rmt_serve(void) __attribute__((noreturn));

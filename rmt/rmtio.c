@@ -27,7 +27,7 @@
 #include "xio.h"
 
 /* Longest reply header: "A" or "E", a 64-bit number, "\n", NUL. */
-#define REPLY_HEAD_MAX	32
+#define REPLY_HEAD_MAX 32
 
 static unsigned char inbuf[RMT_INBUF_SIZE];
 static size_t inpos, inlen;
@@ -220,9 +220,9 @@ rmtio_tune_socket(size_t len)
 	int size = len > (size_t)RMT_RECORD_MAX ? RMT_RECORD_MAX : (int)len;
 
 	(void)setsockopt(STDIN_FILENO, SOL_SOCKET, SO_RCVBUF, &size,
-	    sizeof(size));
+			 sizeof(size));
 	(void)setsockopt(STDOUT_FILENO, SOL_SOCKET, SO_SNDBUF, &size,
-	    sizeof(size));
+			 sizeof(size));
 }
 
 /*

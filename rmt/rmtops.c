@@ -28,14 +28,14 @@
 #include "rmt.h"
 
 /* Mode of files created by O ... O_CREAT (before the umask), as 0.4b47. */
-#define RMT_CREATE_MODE	0666
+#define RMT_CREATE_MODE 0666
 
 /* QFA positioning requests, passed as L's whence. */
-#define RMT_SEEK_TELL	10	/* return the current tape position */
-#define RMT_SEEK_TO	11	/* go to tape position <offset> */
+#define RMT_SEEK_TELL 10 /* return the current tape position */
+#define RMT_SEEK_TO   11 /* go to tape position <offset> */
 
 /* Marks an entry of a mapping table with no Linux operation. */
-#define NO_MTOP		(-1)
+#define NO_MTOP (-1)
 
 static int dev_fd = -1;
 static int dev_tape;
@@ -46,31 +46,31 @@ static int dev_sync;
  * version-1 protocol, mapped to the native MTIOCTOP codes.
  */
 static const int portable_mtop[] = {
-	MTWEOF, MTFSF, MTBSF, MTFSR, MTBSR, MTREW, MTOFFL, MTNOP,
-	MTRETEN, MTERASE, MTEOM,
+    MTWEOF, MTFSF, MTBSF,   MTFSR,   MTBSR, MTREW,
+    MTOFFL, MTNOP, MTRETEN, MTERASE, MTEOM,
 };
 
 /* i op codes: 0 CACHE, 1 NOCACHE, 2 RETEN, 3 ERASE, 4 EOM, 5 NBSF. */
 static const int extended_mtop[] = {
 #ifdef MTCACHE
-	MTCACHE,
+    MTCACHE,
 #else
-	NO_MTOP,
+    NO_MTOP,
 #endif
 #ifdef MTNOCACHE
-	MTNOCACHE,
+    MTNOCACHE,
 #else
-	NO_MTOP,
+    NO_MTOP,
 #endif
-	MTRETEN, MTERASE, MTEOM,
+    MTRETEN,   MTERASE, MTEOM,
 #ifdef MTNBSF
-	MTNBSF,
+    MTNBSF,
 #else
-	NO_MTOP,
+    NO_MTOP,
 #endif
 };
 
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 int
 rmtdev_is_open(void)
@@ -179,8 +179,8 @@ rmtdev_write(const void *buf, size_t len)
 static int
 tape_logical(void)
 {
-	struct mtop op = { MTSETDRVBUFFER,
-	    MT_ST_SETBOOLEANS | MT_ST_SCSI2LOGICAL };
+	struct mtop op = {MTSETDRVBUFFER,
+			  MT_ST_SETBOOLEANS | MT_ST_SCSI2LOGICAL};
 
 	return ioctl(dev_fd, MTIOCTOP, &op);
 }
@@ -232,8 +232,7 @@ rmtdev_seek(long long offset, int whence, long long *result)
 	switch (whence) {
 	case SEEK_SET:
 	case SEEK_CUR:
-	case SEEK_END:
-		return file_seek(offset, whence, result);
+	case SEEK_END: return file_seek(offset, whence, result);
 	case RMT_SEEK_TELL:
 		if (dev_tape)
 			return tape_tell(result);
@@ -242,9 +241,7 @@ rmtdev_seek(long long offset, int whence, long long *result)
 		if (dev_tape)
 			return tape_seek(offset, result);
 		return file_seek(offset, SEEK_SET, result);
-	default:
-		errno = EINVAL;
-		return -1;
+	default: errno = EINVAL; return -1;
 	}
 }
 
@@ -327,10 +324,8 @@ rmtdev_status_field(int which, long long *value)
 	case 'F': *value = mt.mt_fileno; break;
 	case 'B': *value = mt.mt_blkno; break;
 	case 'f': *value = mt.mt_gstat; break;
-	case 'b': *value = 0; break;	/* mt_bf: no such member on Linux */
-	default:
-		errno = EINVAL;
-		return -1;
+	case 'b': *value = 0; break; /* mt_bf: no such member on Linux */
+	default: errno = EINVAL; return -1;
 	}
 	return 0;
 }

@@ -93,8 +93,8 @@ ab_start(struct abuf *b, int swapped, int32_t flags, int32_t ntrec)
 }
 
 void
-ab_file(struct abuf *b, int swapped, uint32_t ino, uint16_t mode,
-	int32_t flags, const void *p, size_t len, uint64_t size)
+ab_file(struct abuf *b, int swapped, uint32_t ino, uint16_t mode, int32_t flags,
+	const void *p, size_t len, uint64_t size)
 {
 	size_t blocks = (len + TP_BSIZE - 1) / TP_BSIZE;
 	const unsigned char *d = p;
@@ -117,7 +117,7 @@ ab_file(struct abuf *b, int swapped, uint32_t ino, uint16_t mode,
 		memset(h.s_spcl.c_addr, 1, n);
 		ab_header(b, &h, swapped);
 		ab_data(b, d, bytes);
-		if (bytes > 0)		/* d may be NULL with len 0 */
+		if (bytes > 0) /* d may be NULL with len 0 */
 			d += bytes;
 		len -= bytes;
 		blocks -= n;

@@ -33,11 +33,11 @@ tape_mem(const void *buf, size_t nblocks)
 void
 tape_disk(uint64_t off, size_t nblocks)
 {
-	if (off > fuzz_fs_bytes ||
-	    nblocks * TP_BSIZE > fuzz_fs_bytes - off) {
-		fprintf(stderr, "tape_disk: %zu blocks at byte %llu, past the "
-			"file system's end (%llu bytes)\n", nblocks,
-			(unsigned long long)off,
+	if (off > fuzz_fs_bytes || nblocks * TP_BSIZE > fuzz_fs_bytes - off) {
+		fprintf(stderr,
+			"tape_disk: %zu blocks at byte %llu, past the "
+			"file system's end (%llu bytes)\n",
+			nblocks, (unsigned long long)off,
 			(unsigned long long)fuzz_fs_bytes);
 		abort();
 	}

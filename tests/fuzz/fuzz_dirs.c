@@ -16,12 +16,12 @@
 #include "harness.h"
 #include "walk.h"
 
-#define MAX_DIRS	64
+#define MAX_DIRS 64
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct abuf b = { NULL, 0, 0 };
+	struct abuf b = {NULL, 0, 0};
 	union u_spcl h;
 	int swapped;
 

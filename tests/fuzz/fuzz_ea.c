@@ -19,8 +19,8 @@
 #include "extern.h"
 #include "harness.h"
 
-#define FILE_INO	12
-#define MAX_PAYLOAD	(4 * XATTR_MAXSIZE)
+#define FILE_INO    12
+#define MAX_PAYLOAD (4 * XATTR_MAXSIZE)
 
 static char target[64];
 
@@ -50,7 +50,7 @@ cleanup(void)
 static void
 run(void *arg)
 {
-	struct ealist ea = { 0 };
+	struct ealist ea = {0};
 
 	(void)arg;
 	tape_setup();
@@ -63,7 +63,7 @@ run(void *arg)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct abuf b = { NULL, 0, 0 };
+	struct abuf b = {NULL, 0, 0};
 	union u_spcl h;
 	int swapped, twice, over;
 	size_t len;
@@ -81,9 +81,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ab_start(&b, swapped, 0, NTREC);
 	ab_file(&b, swapped, FILE_INO, S_IFREG | 0644, 0, NULL, 0, 0);
 	for (int i = 0; i < (twice ? 2 : 1); i++)
-		ab_file(&b, swapped, FILE_INO, S_IFREG | 0644,
-			DR_EXTATTRIBUTES, data + 1, len,
-			over ? len + 2 * XATTR_MAXSIZE : len);
+		ab_file(&b, swapped, FILE_INO, S_IFREG | 0644, DR_EXTATTRIBUTES,
+			data + 1, len, over ? len + 2 * XATTR_MAXSIZE : len);
 	ab_init_header(&h, TS_END, 0);
 	ab_header(&b, &h, swapped);
 	fuzz_restore_input(b.p, b.len);

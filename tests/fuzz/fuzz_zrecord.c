@@ -21,16 +21,16 @@
 #include "harness.h"
 #include "walk.h"
 
-#define PREFIX_LEN	5
+#define PREFIX_LEN 5
 /* ab_start's five blocks and the root directory's header. */
-#define ROOT_BLOCKS	(NTREC - 6)
+#define ROOT_BLOCKS (NTREC - 6)
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned char out[NTREC * TP_BSIZE];
 	unsigned char root[ROOT_BLOCKS * TP_BSIZE];
-	struct abuf b = { NULL, 0, 0 };
+	struct abuf b = {NULL, 0, 0};
 	size_t outlen = sizeof(out);
 	const char *why;
 	int32_t date;

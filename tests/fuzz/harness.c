@@ -48,7 +48,7 @@ fuzz_try(void (*fn)(void *), void *arg)
 }
 
 static void report(int with_errno, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 
 static void
 report(int with_errno, const char *fmt, va_list ap)

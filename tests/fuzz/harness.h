@@ -51,8 +51,8 @@ struct abuf {
 	unsigned char *p;
 	size_t len, cap;
 };
-#define FUZZ_DATE	1700000000	/* c_date of the archives built */
-extern int32_t ab_date;			/* ... unless set otherwise */
+#define FUZZ_DATE 1700000000 /* c_date of the archives built */
+extern int32_t ab_date; /* ... unless set otherwise */
 void ab_init_header(union u_spcl *h, int type, uint32_t ino);
 /* Append header h (checksum set; byte-swapped first when swapped). */
 void ab_header(struct abuf *b, const union u_spcl *h, int swapped);

@@ -115,8 +115,8 @@ main(int argc, char **argv)
 		if (stat(argv[i], &st) != 0) {
 			perror(argv[i]);
 			rc = 1;
-		} else if (S_ISDIR(st.st_mode) ? run_dir(argv[i]) != 0 :
-			   run_file(argv[i]) != 0)
+		} else if (S_ISDIR(st.st_mode) ? run_dir(argv[i]) != 0
+					       : run_file(argv[i]) != 0)
 			rc = 1;
 	}
 	printf("%lu inputs run\n", nrun);

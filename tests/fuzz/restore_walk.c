@@ -19,7 +19,7 @@ fuzz_restore_walk(void *arg)
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e))
 		(void)sym_path(e);
 	for (;;) {
-		struct ealist ea = { 0 };
+		struct ealist ea = {0};
 		uint32_t ino;
 
 		tape_find_inode();

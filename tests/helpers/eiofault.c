@@ -26,7 +26,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define MAX_RANGES	16
+#define MAX_RANGES 16
 
 static struct {
 	uint64_t start, len;
@@ -90,7 +90,7 @@ fails(int fd, uint64_t off, size_t len)
 
 				if (f != NULL) {
 					fprintf(f, "eio %llu %zu\n",
-					    (unsigned long long)off, len);
+						(unsigned long long)off, len);
 					fclose(f);
 				}
 			}
@@ -107,8 +107,8 @@ pread64(int fd, void *buf, size_t len, off64_t off)
 	static ssize_t (*real)(int, void *, size_t, off64_t);
 
 	if (real == NULL)
-		real = (ssize_t (*)(int, void *, size_t, off64_t))
-		    dlsym(RTLD_NEXT, "pread64");
+		real = (ssize_t(*)(int, void *, size_t, off64_t))dlsym(
+		    RTLD_NEXT, "pread64");
 	if (fails(fd, (uint64_t)off, len))
 		return -1;
 	return real(fd, buf, len, off);
@@ -127,8 +127,8 @@ read(int fd, void *buf, size_t len)
 	off64_t off;
 
 	if (real == NULL)
-		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT,
-		    "read");
+		real =
+		    (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	if (is_target(fd) && (off = lseek64(fd, 0, SEEK_CUR)) >= 0 &&
 	    fails(fd, (uint64_t)off, len))
 		return -1;

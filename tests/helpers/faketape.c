@@ -57,8 +57,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REC_HDR		4		/* length prefix of a record */
-#define FILEMARK	0u
+#define REC_HDR	 4 /* length prefix of a record */
+#define FILEMARK 0u
 
 static uint32_t
 get_le32(const unsigned char *p)
@@ -127,15 +127,15 @@ main(int argc, char **argv)
 #include <sys/uio.h>
 
 #ifndef MTWEOFI
-#define MTWEOFI		35		/* linux/mtio.h, not in glibc's */
+#define MTWEOFI 35 /* linux/mtio.h, not in glibc's */
 #endif
 
-#define TAPE_SUFFIX	".tape"
-#define STATE_SUFFIX	".state"
-#define LOCK_SUFFIX	".lock"
-#define MAX_FD		4096
-#define ST_MAJOR	9		/* the st driver's device major */
-#define MAX_BLOCK	(16u << 20)	/* largest variable-mode record */
+#define TAPE_SUFFIX  ".tape"
+#define STATE_SUFFIX ".state"
+#define LOCK_SUFFIX  ".lock"
+#define MAX_FD	     4096
+#define ST_MAJOR     9 /* the st driver's device major */
+#define MAX_BLOCK    (16u << 20) /* largest variable-mode record */
 
 /* What is known of a descriptor of this process. */
 enum { FD_UNKNOWN, FD_PLAIN, FD_TAPE };
@@ -145,12 +145,12 @@ static int lockfd[MAX_FD];
 
 /* Drive state shared by every process using the drive. */
 struct drive {
-	char lastop;		/* 'w' write, 'r' read, 'f' filemark, '-' */
+	char lastop; /* 'w' write, 'r' read, 'f' filemark, '-' */
 	int offline;
-	long blksize;		/* 0: variable */
-	long setblk;		/* MTSETBLK's, -1: none (FAKETAPE_BLKSIZE) */
-	unsigned long long ino;	/* cartridge the state is about */
-	unsigned long long pos;	/* byte offset in the cartridge */
+	long blksize; /* 0: variable */
+	long setblk; /* MTSETBLK's, -1: none (FAKETAPE_BLKSIZE) */
+	unsigned long long ino; /* cartridge the state is about */
+	unsigned long long pos; /* byte offset in the cartridge */
 };
 
 /* ---- raw helpers: never through the interposed functions ------------- */
@@ -314,7 +314,8 @@ state_load(const char *tape, unsigned long long ino, struct drive *d)
 
 		buf[n] = '\0';
 		if (sscanf(buf, "%c %d %ld %llu %llu", &s.lastop, &s.offline,
-		    &s.setblk, &s.ino, &s.pos) == 5 && s.ino == ino)
+			   &s.setblk, &s.ino, &s.pos) == 5 &&
+		    s.ino == ino)
 			*d = s;
 	}
 	d->blksize = d->setblk >= 0 ? d->setblk : env_blksize();
@@ -328,7 +329,7 @@ state_save(const char *tape, const struct drive *d)
 
 	state_name(tape, name, sizeof(name));
 	n = snprintf(buf, sizeof(buf), "%c %d %ld %llu %llu\n", d->lastop,
-	    d->offline, d->setblk, d->ino, d->pos);
+		     d->offline, d->setblk, d->ino, d->pos);
 	fd = sys_open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
@@ -400,14 +401,14 @@ capacity(void)
 static long long
 put_entry(int fd, unsigned long long pos, const void *data, uint32_t len)
 {
-	unsigned char hdr[REC_HDR] = { (unsigned char)len,
-	    (unsigned char)(len >> 8), (unsigned char)(len >> 16),
-	    (unsigned char)(len >> 24) };
+	unsigned char hdr[REC_HDR] = {
+	    (unsigned char)len, (unsigned char)(len >> 8),
+	    (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
 
 	if (syscall(SYS_ftruncate, fd, (off_t)pos) != 0 ||
 	    sys_pwrite(fd, hdr, REC_HDR, (off_t)pos) != REC_HDR ||
-	    (len > 0 && sys_pwrite(fd, data, len, (off_t)pos + REC_HDR) !=
-	    (long)len))
+	    (len > 0 &&
+	     sys_pwrite(fd, data, len, (off_t)pos + REC_HDR) != (long)len))
 		return -1;
 	return (long long)(pos + REC_HDR + len);
 }
@@ -418,7 +419,8 @@ write_filemarks(int fd, struct drive *d, int count)
 	long long p = (long long)d->pos;
 
 	while (count-- > 0)
-		if ((p = put_entry(fd, (unsigned long long)p, NULL, FILEMARK)) < 0)
+		if ((p = put_entry(fd, (unsigned long long)p, NULL, FILEMARK)) <
+		    0)
 			return -1;
 	d->pos = (unsigned long long)p;
 	return 0;
@@ -452,7 +454,7 @@ tape_write(int fd, const void *buf, size_t n)
 	p = (long long)d.pos;
 	while (done < n && REC_HDR + blk <= room) {
 		p = put_entry(fd, (unsigned long long)p,
-		    (const char *)buf + done, (uint32_t)blk);
+			      (const char *)buf + done, (uint32_t)blk);
 		if (p < 0)
 			return -1;
 		done += blk;
@@ -487,14 +489,14 @@ tape_read(int fd, void *buf, size_t n)
 	d.lastop = 'r';
 	while (done < n && (len = entry_at(fd, d.pos)) > 0) {
 		if ((size_t)len > n - done) {
-			if (d.blksize == 0) {	/* the record is lost */
+			if (d.blksize == 0) { /* the record is lost */
 				d.pos += REC_HDR + (unsigned long long)len;
 				err = ENOMEM;
 			}
 			break;
 		}
 		if (sys_pread(fd, (char *)buf + done, (size_t)len,
-		    (off_t)(d.pos + REC_HDR)) != len) {
+			      (off_t)(d.pos + REC_HDR)) != len) {
 			err = EIO;
 			break;
 		}
@@ -527,7 +529,7 @@ space_fm_forward(int fd, struct drive *d, int count)
 	while (count > 0) {
 		len = entry_at(fd, d->pos);
 		if (len < 0)
-			return -1;	/* end of data */
+			return -1; /* end of data */
 		d->pos += REC_HDR + (unsigned long long)len;
 		if (len == FILEMARK)
 			count--;
@@ -567,7 +569,7 @@ space_records(int fd, struct drive *d, int count)
 
 	for (; count > 0; count--) {
 		len = entry_at(fd, d->pos);
-		if (len <= 0) {		/* a filemark or the end stops it */
+		if (len <= 0) { /* a filemark or the end stops it */
 			if (len == 0)
 				d->pos += REC_HDR;
 			return -1;
@@ -634,9 +636,7 @@ tape_op(int fd, const struct mtop *op)
 		rc = write_filemarks(fd, &d, op->mt_count);
 		d.lastop = 'f';
 		break;
-	case MTREW:
-		d.pos = 0;
-		break;
+	case MTREW: d.pos = 0; break;
 	case MTOFFL:
 	case MTUNLOAD:
 		d.pos = 0;
@@ -654,24 +654,16 @@ tape_op(int fd, const struct mtop *op)
 		if (rc == 0 && op->mt_op == MTBSFM)
 			d.pos += REC_HDR;
 		break;
-	case MTFSR:
-		rc = space_records(fd, &d, op->mt_count);
-		break;
-	case MTBSR:
-		rc = space_records(fd, &d, -op->mt_count);
-		break;
+	case MTFSR: rc = space_records(fd, &d, op->mt_count); break;
+	case MTBSR: rc = space_records(fd, &d, -op->mt_count); break;
 	case MTEOM:
 		while (entry_at(fd, d.pos) >= 0)
-			d.pos += REC_HDR + (unsigned long long)entry_at(fd, d.pos);
+			d.pos +=
+			    REC_HDR + (unsigned long long)entry_at(fd, d.pos);
 		break;
-	case MTSEEK:
-		rc = seek_block(fd, &d, op->mt_count);
-		break;
-	case MTSETBLK:
-		d.setblk = d.blksize = op->mt_count;
-		break;
-	default:
-		break;		/* accepted, nothing to emulate */
+	case MTSEEK: rc = seek_block(fd, &d, op->mt_count); break;
+	case MTSETBLK: d.setblk = d.blksize = op->mt_count; break;
+	default: break; /* accepted, nothing to emulate */
 	}
 	if (op->mt_op != MTWEOF && op->mt_op != MTWEOFI &&
 	    op->mt_op != MTSETBLK && op->mt_op != MTNOP)
@@ -717,8 +709,8 @@ tape_status(int fd, struct mtget *mt)
 			blkno++;
 	}
 	mt->mt_type = MT_ISSCSI2;
-	mt->mt_dsreg = ((d.blksize << MT_ST_BLKSIZE_SHIFT) &
-	    MT_ST_BLKSIZE_MASK);
+	mt->mt_dsreg =
+	    ((d.blksize << MT_ST_BLKSIZE_SHIFT) & MT_ST_BLKSIZE_MASK);
 	mt->mt_fileno = (int)fileno;
 	mt->mt_blkno = (int)blkno;
 	mt->mt_gstat = GMT_ONLINE(~0L);
@@ -792,8 +784,10 @@ tape_open(const char *path, int flags, mode_t mode)
 	lock = lock_drive(path, flags & O_CLOEXEC);
 	if (lock < 0)
 		return -1;
-	fd = sys_open(path, (acc == O_RDONLY ? O_RDONLY : O_RDWR) |
-	    (flags & O_CLOEXEC) | (flags & O_NONBLOCK), 0);
+	fd = sys_open(path,
+		      (acc == O_RDONLY ? O_RDONLY : O_RDWR) |
+			  (flags & O_CLOEXEC) | (flags & O_NONBLOCK),
+		      0);
 	if (fd < 0 || fd >= MAX_FD || syscall(SYS_fstat, fd, &st) != 0) {
 		if (fd >= 0)
 			(void)sys_close(fd);
@@ -859,8 +853,7 @@ close_at_exit(void)
 /* ---- the interposed functions ---------------------------------------- */
 
 static int
-open_common(const char *fn, int dirfd, const char *path, int flags,
-    mode_t mode)
+open_common(const char *fn, int dirfd, const char *path, int flags, mode_t mode)
 {
 	if (is_tape_path(path))
 		return tape_open(path, flags, mode);
@@ -876,12 +869,14 @@ open_common(const char *fn, int dirfd, const char *path, int flags,
 	}
 }
 
-#define OPEN_MODE(flags, mode) do {					\
-	va_list ap;							\
-	va_start(ap, flags);						\
-	mode = (flags & (O_CREAT | O_TMPFILE)) ? va_arg(ap, mode_t) : 0; \
-	va_end(ap);							\
-} while (0)
+#define OPEN_MODE(flags, mode)                                                 \
+	do {                                                                   \
+		va_list ap;                                                    \
+		va_start(ap, flags);                                           \
+		mode =                                                         \
+		    (flags & (O_CREAT | O_TMPFILE)) ? va_arg(ap, mode_t) : 0;  \
+		va_end(ap);                                                    \
+	} while (0)
 
 int
 open(const char *path, int flags, ...)
@@ -937,15 +932,15 @@ __open64_2(const char *path, int flags)
 int
 creat(const char *path, mode_t mode)
 {
-	return open_common("open", AT_FDCWD, path,
-	    O_WRONLY | O_CREAT | O_TRUNC, mode);
+	return open_common("open", AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC,
+			   mode);
 }
 
 int
 creat64(const char *path, mode_t mode)
 {
 	return open_common("open64", AT_FDCWD, path,
-	    O_WRONLY | O_CREAT | O_TRUNC, mode);
+			   O_WRONLY | O_CREAT | O_TRUNC, mode);
 }
 
 int
@@ -1155,8 +1150,7 @@ lstat64(const char *path, struct stat64 *st)
 }
 
 int
-statx(int dirfd, const char *path, int flags, unsigned mask,
-    struct statx *stx)
+statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *stx)
 {
 	if (syscall(SYS_statx, dirfd, path, flags, mask, stx) != 0)
 		return -1;

@@ -31,14 +31,15 @@
 #include "spcl.h"
 #include "xio.h"
 
-#define EXIT_BAD 1	/* a check failed */
-#define EXIT_USAGE 2	/* wrong command line */
+#define EXIT_BAD   1 /* a check failed */
+#define EXIT_USAGE 2 /* wrong command line */
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: spcltool sum|setsum|check [-s]|swap|foreign < block\n"
-	    "       spcltool walk archive\n");
+	fprintf(stderr,
+		"usage: spcltool sum|setsum|check [-s]|swap|foreign < block\n"
+		"       spcltool walk archive\n");
 	exit(EXIT_USAGE);
 }
 
@@ -64,14 +65,10 @@ static const char *
 kind_name(enum spcl_kind k)
 {
 	switch (k) {
-	case SPCL_NATIVE:
-		return "native";
-	case SPCL_SWAPPED:
-		return "swapped";
-	case SPCL_BAD_CHECKSUM:
-		return "bad-checksum";
-	case SPCL_NOT_HEADER:
-		break;
+	case SPCL_NATIVE: return "native";
+	case SPCL_SWAPPED: return "swapped";
+	case SPCL_BAD_CHECKSUM: return "bad-checksum";
+	case SPCL_NOT_HEADER: break;
 	}
 	return "not-header";
 }
@@ -85,9 +82,7 @@ data_blocks(const struct s_spcl *s, int64_t *count)
 		return -1;
 	switch (s->c_type) {
 	case TS_CLRI:
-	case TS_BITS:
-		*count = s->c_count;
-		return 0;
+	case TS_BITS: *count = s->c_count; return 0;
 	case TS_INODE:
 	case TS_ADDR:
 		*count = 0;
@@ -96,9 +91,7 @@ data_blocks(const struct s_spcl *s, int64_t *count)
 				(*count)++;
 		return 0;
 	case TS_TAPE:
-	case TS_END:
-		*count = 0;
-		return 0;
+	case TS_END: *count = 0; return 0;
 	}
 	return -1;
 }
@@ -121,22 +114,26 @@ walk(const char *path)
 			break;
 		if ((size_t)n != sizeof(h))
 			errx(EXIT_BAD, "block %" PRId64 ": short (%zd bytes)",
-			    blockno, n);
+			     blockno, n);
 		enum spcl_kind k = spcl_check(&h, 0);
 		if (k != SPCL_NATIVE)
-			errx(EXIT_BAD, "block %" PRId64 ": %s where a header "
-			    "was expected", blockno, kind_name(k));
+			errx(EXIT_BAD,
+			     "block %" PRId64 ": %s where a header "
+			     "was expected",
+			     blockno, kind_name(k));
 		const struct s_spcl *s = &h.s_spcl;
-		printf("block=%" PRId64 " type=%d tapea=%" PRIu32 " ino=%" PRIu32
-		    " count=%d size=%" PRIu64 " flags=%#x\n", blockno,
-		    s->c_type, s->c_tapea, s->c_inumber, s->c_count,
-		    s->c_dinode.di_size, (unsigned)s->c_flags);
+		printf("block=%" PRId64 " type=%d tapea=%" PRIu32
+		       " ino=%" PRIu32 " count=%d size=%" PRIu64 " flags=%#x\n",
+		       blockno, s->c_type, s->c_tapea, s->c_inumber, s->c_count,
+		       s->c_dinode.di_size, (unsigned)s->c_flags);
 		if (s->c_tapea != (uint32_t)blockno)
 			errx(EXIT_BAD, "block %" PRId64 ": c_tapea %" PRIu32,
-			    blockno, s->c_tapea);
+			     blockno, s->c_tapea);
 		if (data_blocks(s, &skip) < 0)
-			errx(EXIT_BAD, "block %" PRId64 ": type %d count %d "
-			    "out of range", blockno, s->c_type, s->c_count);
+			errx(EXIT_BAD,
+			     "block %" PRId64 ": type %d count %d "
+			     "out of range",
+			     blockno, s->c_type, s->c_count);
 		blockno++;
 		if (skip > 0 && lseek(fd, (off_t)skip * TP_BSIZE, SEEK_CUR) < 0)
 			err(EXIT_BAD, "%s: seek", path);
@@ -174,7 +171,7 @@ main(int argc, char **argv)
 	read_block(STDIN_FILENO, &h);
 	if (strcmp(argv[1], "sum") == 0) {
 		printf("%" PRIu32 " %" PRIu32 "\n", spcl_sum(&h),
-		    spcl_sum_swapped(&h));
+		       spcl_sum_swapped(&h));
 	} else if (strcmp(argv[1], "setsum") == 0) {
 		spcl_set_checksum(&h);
 		write_block(&h);
@@ -184,8 +181,8 @@ main(int argc, char **argv)
 	} else if (strcmp(argv[1], "foreign") == 0) {
 		spcl_swap_header(&h);
 		h.s_spcl.c_checksum = 0;
-		h.s_spcl.c_checksum = (int32_t)spcl_bswap32((uint32_t)CHECKSUM -
-		    spcl_sum_swapped(&h));
+		h.s_spcl.c_checksum = (int32_t)spcl_bswap32(
+		    (uint32_t)CHECKSUM - spcl_sum_swapped(&h));
 		write_block(&h);
 	} else {
 		usage();

@@ -49,49 +49,49 @@
 #include "xalloc.h"
 #include "xio.h"
 
-#define TOOL_FAIL	1		/* any error */
-#define USAGE_FAIL	2		/* bad command line */
-#define MAX_INSERT	65536u		/* most garbage blocks inserted at once */
-#define GARBAGE_SEED	0x9e3779b9u	/* default garbage generator seed */
-#define ZLIB_LEVEL	2		/* as dump -z without a level */
-#define BZLIB_BLOCKS	2		/* as dump -j without a level */
+#define TOOL_FAIL    1 /* any error */
+#define USAGE_FAIL   2 /* bad command line */
+#define MAX_INSERT   65536u /* most garbage blocks inserted at once */
+#define GARBAGE_SEED 0x9e3779b9u /* default garbage generator seed */
+#define ZLIB_LEVEL   2 /* as dump -z without a level */
+#define BZLIB_BLOCKS 2 /* as dump -j without a level */
 
 /* One walked header. */
 struct hdr {
-	size_t blk;		/* block number in the archive */
-	size_t ndata;		/* data blocks following it */
-	int valid;		/* 0: not a header (stepped over) */
-	union u_spcl h;		/* native-order copy */
+	size_t blk; /* block number in the archive */
+	size_t ndata; /* data blocks following it */
+	int valid; /* 0: not a header (stepped over) */
+	union u_spcl h; /* native-order copy */
 };
 
 /* A directory inode's image: where its data blocks are on the archive. */
 struct dirimg {
 	uint32_t ino;
-	uint64_t size;		/* di_size */
+	uint64_t size; /* di_size */
 	size_t nblk;
-	size_t *blks;		/* archive block numbers in order */
+	size_t *blks; /* archive block numbers in order */
 	size_t nhdr;
-	size_t *hdrblks;	/* its TS_INODE and TS_ADDR headers */
+	size_t *hdrblks; /* its TS_INODE and TS_ADDR headers */
 };
 
 /* One record of a compressed archive after the raw first one. */
 struct zrec {
-	size_t off;		/* of its prefix in the file */
-	struct cprefix pfx;	/* as found */
-	size_t rawlen;		/* bytes it holds uncompressed */
+	size_t off; /* of its prefix in the file */
+	struct cprefix pfx; /* as found */
+	size_t rawlen; /* bytes it holds uncompressed */
 };
 
 struct archive {
-	unsigned char *buf;	/* the plain block stream */
-	size_t len;		/* bytes */
-	size_t nblocks;		/* whole blocks */
-	int swapped;		/* other byte order than ours */
+	unsigned char *buf; /* the plain block stream */
+	size_t len; /* bytes */
+	size_t nblocks; /* whole blocks */
+	int swapped; /* other byte order than ours */
 	struct hdr *hdrs;
 	size_t nhdrs;
 	struct dirimg *dirs;
 	size_t ndirs;
-	int compressed;		/* DR_COMPRESSED: framed records */
-	size_t reclen;		/* c_ntrec * TP_BSIZE */
+	int compressed; /* DR_COMPRESSED: framed records */
+	size_t reclen; /* c_ntrec * TP_BSIZE */
 	struct zrec *zrecs;
 	size_t nzrecs;
 };
@@ -149,7 +149,7 @@ save_file(const struct archive *ar, const char *path)
 /* Inflate one payload into out (room for outcap bytes); its length. */
 static size_t
 inflate_payload(unsigned method, const unsigned char *in, size_t len,
-    unsigned char *out, size_t outcap, size_t off)
+		unsigned char *out, size_t outcap, size_t off)
 {
 	switch (method) {
 #ifdef HAVE_ZLIB
@@ -158,7 +158,7 @@ inflate_payload(unsigned method, const unsigned char *in, size_t len,
 
 		if (uncompress(out, &n, in, (uLong)len) != Z_OK)
 			errx(TOOL_FAIL, "record at byte %zu: bad zlib data",
-			    off);
+			     off);
 		return (size_t)n;
 	}
 #endif
@@ -167,15 +167,16 @@ inflate_payload(unsigned method, const unsigned char *in, size_t len,
 		unsigned int n = (unsigned int)outcap;
 
 		if (BZ2_bzBuffToBuffDecompress((char *)out, &n, (char *)in,
-		    (unsigned int)len, 0, 0) != BZ_OK)
+					       (unsigned int)len, 0,
+					       0) != BZ_OK)
 			errx(TOOL_FAIL, "record at byte %zu: bad bzip2 data",
-			    off);
+			     off);
 		return n;
 	}
 #endif
 	default:
 		errx(TOOL_FAIL, "record at byte %zu: method %u not supported",
-		    off, method);
+		     off, method);
 	}
 }
 
@@ -183,15 +184,16 @@ inflate_payload(unsigned method, const unsigned char *in, size_t len,
  * not fit. */
 static size_t
 deflate_payload(unsigned method, const unsigned char *raw, size_t len,
-    unsigned char *out, size_t outcap)
+		unsigned char *out, size_t outcap)
 {
 	switch (method) {
 #ifdef HAVE_ZLIB
 	case COMPRESS_ZLIB: {
 		uLongf n = (uLongf)outcap;
 
-		return compress2(out, &n, raw, (uLong)len, ZLIB_LEVEL) ==
-		    Z_OK ? (size_t)n : 0;
+		return compress2(out, &n, raw, (uLong)len, ZLIB_LEVEL) == Z_OK
+		    ? (size_t)n
+		    : 0;
 	}
 #endif
 #ifdef HAVE_BZLIB
@@ -199,11 +201,13 @@ deflate_payload(unsigned method, const unsigned char *raw, size_t len,
 		unsigned int n = (unsigned int)outcap;
 
 		return BZ2_bzBuffToBuffCompress((char *)out, &n, (char *)raw,
-		    (unsigned int)len, BZLIB_BLOCKS, 0, 0) == BZ_OK ? n : 0;
+						(unsigned int)len, BZLIB_BLOCKS,
+						0, 0) == BZ_OK
+		    ? n
+		    : 0;
 	}
 #endif
-	default:
-		errx(TOOL_FAIL, "method %u not supported", method);
+	default: errx(TOOL_FAIL, "method %u not supported", method);
 	}
 }
 
@@ -232,7 +236,7 @@ unframe(struct archive *ar)
 		return;
 	if (h.s_spcl.c_ntrec <= 0 || h.s_spcl.c_ntrec > MAXNTREC)
 		errx(TOOL_FAIL, "compressed archive with c_ntrec %" PRId32,
-		    h.s_spcl.c_ntrec);
+		     h.s_spcl.c_ntrec);
 	ar->compressed = 1;
 	ar->reclen = (size_t)h.s_spcl.c_ntrec * TP_BSIZE;
 	off = ar->reclen < ar->len ? ar->reclen : ar->len;
@@ -245,22 +249,23 @@ unframe(struct archive *ar)
 		if (ar->len - off < CPREFIX_SIZE)
 			errx(TOOL_FAIL, "cut record prefix at byte %zu", off);
 		ar->zrecs = xreallocarray(ar->zrecs, ar->nzrecs + 1,
-		    sizeof(*ar->zrecs));
+					  sizeof(*ar->zrecs));
 		z = &ar->zrecs[ar->nzrecs++];
 		z->off = off;
 		cprefix_decode(ar->buf + off, kind == SPCL_SWAPPED, &z->pfx);
 		if (z->pfx.length > ar->reclen ||
 		    z->pfx.length > ar->len - off - CPREFIX_SIZE)
-			errx(TOOL_FAIL, "record at byte %zu: bad length %" PRIu32,
-			    off, z->pfx.length);
+			errx(TOOL_FAIL,
+			     "record at byte %zu: bad length %" PRIu32, off,
+			     z->pfx.length);
 		plain = xrealloc(plain, plen + ar->reclen);
 		if (z->pfx.compressed)
-			z->rawlen = inflate_payload(z->pfx.method,
-			    ar->buf + off + CPREFIX_SIZE, z->pfx.length,
-			    plain + plen, ar->reclen, off);
+			z->rawlen = inflate_payload(
+			    z->pfx.method, ar->buf + off + CPREFIX_SIZE,
+			    z->pfx.length, plain + plen, ar->reclen, off);
 		else {
 			memcpy(plain + plen, ar->buf + off + CPREFIX_SIZE,
-			    z->pfx.length);
+			       z->pfx.length);
 			z->rawlen = z->pfx.length;
 		}
 		plen += z->rawlen;
@@ -290,11 +295,12 @@ reframe(const struct archive *ar, int to_foreign, const char *path)
 
 		if (c.compressed)
 			n = deflate_payload(c.method, ar->buf + at, z->rawlen,
-			    out + olen + CPREFIX_SIZE, 2 * ar->reclen);
+					    out + olen + CPREFIX_SIZE,
+					    2 * ar->reclen);
 		/* what does not shrink is stored raw, as dump does */
 		if (n == 0 || n >= z->rawlen) {
 			memcpy(out + olen + CPREFIX_SIZE, ar->buf + at,
-			    z->rawlen);
+			       z->rawlen);
 			n = z->rawlen;
 			c.compressed = false;
 		}
@@ -316,7 +322,8 @@ decode_header(const struct archive *ar, size_t blk, union u_spcl *out)
 	memcpy(out, block_at(ar, blk), TP_BSIZE);
 	if (kind == SPCL_SWAPPED) {
 		spcl_swap_header(out);
-		if (out->s_spcl.c_type == TS_TAPE || out->s_spcl.c_type == TS_END)
+		if (out->s_spcl.c_type == TS_TAPE ||
+		    out->s_spcl.c_type == TS_END)
 			spcl_swap_inos(out);
 	}
 	return kind == SPCL_NATIVE || kind == SPCL_SWAPPED;
@@ -334,8 +341,7 @@ data_blocks(const struct s_spcl *s)
 		/* Volume 1's header has c_count 1 but no data (doc/format.md 2.5). */
 		return s->c_volume > 1 && count > 0 ? (size_t)count : 0;
 	case TS_BITS:
-	case TS_CLRI:
-		return count > 0 ? (size_t)count : 0;
+	case TS_CLRI: return count > 0 ? (size_t)count : 0;
 	case TS_INODE:
 	case TS_ADDR:
 		if (count > TP_NINDIR)
@@ -344,8 +350,7 @@ data_blocks(const struct s_spcl *s)
 			if (s->c_addr[i] != 0)
 				n++;
 		return n;
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -382,15 +387,14 @@ walk(struct archive *ar)
 	struct dirimg *cur = NULL;
 	size_t blk = 0;
 
-	if (ar->nblocks > 0 &&
-	    spcl_check(block_at(ar, 0), 0) == SPCL_SWAPPED)
+	if (ar->nblocks > 0 && spcl_check(block_at(ar, 0), 0) == SPCL_SWAPPED)
 		ar->swapped = 1;
 	while (blk < ar->nblocks) {
 		struct hdr *hd;
 		const struct s_spcl *s;
 
-		ar->hdrs = xreallocarray(ar->hdrs, ar->nhdrs + 1,
-		    sizeof(*ar->hdrs));
+		ar->hdrs =
+		    xreallocarray(ar->hdrs, ar->nhdrs + 1, sizeof(*ar->hdrs));
 		hd = &ar->hdrs[ar->nhdrs++];
 		hd->blk = blk;
 		hd->ndata = 0;
@@ -406,13 +410,13 @@ walk(struct archive *ar)
 			if (S_ISDIR(s->c_dinode.di_mode) &&
 			    !(s->c_flags & DR_EXTATTRIBUTES))
 				cur = dir_add(ar, s->c_inumber,
-				    s->c_dinode.di_size);
+					      s->c_dinode.di_size);
 		} else if (s->c_type != TS_ADDR) {
 			cur = NULL;
 		}
 		if (cur != NULL) {
-			cur->hdrblks = xreallocarray(cur->hdrblks, cur->nhdr + 1,
-			    sizeof(*cur->hdrblks));
+			cur->hdrblks = xreallocarray(
+			    cur->hdrblks, cur->nhdr + 1, sizeof(*cur->hdrblks));
 			cur->hdrblks[cur->nhdr++] = blk;
 			dir_add_blocks(cur, blk + 1, hd->ndata, ar->nblocks);
 		}
@@ -424,9 +428,9 @@ static const char *
 type_name(int32_t type)
 {
 	static const char *const names[] = {
-		[TS_TAPE] = "TS_TAPE", [TS_INODE] = "TS_INODE",
-		[TS_BITS] = "TS_BITS", [TS_ADDR] = "TS_ADDR",
-		[TS_END] = "TS_END", [TS_CLRI] = "TS_CLRI",
+	    [TS_TAPE] = "TS_TAPE", [TS_INODE] = "TS_INODE",
+	    [TS_BITS] = "TS_BITS", [TS_ADDR] = "TS_ADDR",
+	    [TS_END] = "TS_END",   [TS_CLRI] = "TS_CLRI",
 	};
 
 	if (type >= TS_TAPE && type <= TS_CLRI)
@@ -441,8 +445,8 @@ struct dent {
 	uint8_t type;
 	uint8_t namlen;
 	char name[DUMP_MAXNAMLEN + 1];
-	size_t avail;		/* name bytes inside the record */
-	size_t off;		/* offset in the image when parsed */
+	size_t avail; /* name bytes inside the record */
+	size_t off; /* offset in the image when parsed */
 };
 
 /* Gather a directory image (native order) into a fresh buffer. */
@@ -465,7 +469,7 @@ dir_gather(const struct archive *ar, const struct dirimg *d, size_t *lenp)
 
 static void
 dir_scatter(struct archive *ar, const struct dirimg *d, unsigned char *img,
-    size_t len)
+	    size_t len)
 {
 	if (ar->swapped)
 		spcl_swap_dirents(img, len, 0);
@@ -484,8 +488,8 @@ dir_parse(const unsigned char *img, size_t len, struct dent **out)
 	size_t n = 0;
 
 	for (size_t chunk = 0; chunk < len; chunk += DUMP_DIRBLKSIZ) {
-		size_t end = chunk + DUMP_DIRBLKSIZ < len ?
-		    chunk + DUMP_DIRBLKSIZ : len;
+		size_t end =
+		    chunk + DUMP_DIRBLKSIZ < len ? chunk + DUMP_DIRBLKSIZ : len;
 		size_t off = chunk;
 
 		while (off + TAPE_DIRENT_HDRLEN <= end) {
@@ -508,7 +512,7 @@ dir_parse(const unsigned char *img, size_t len, struct dent **out)
 				if (nl > e.d_reclen - TAPE_DIRENT_HDRLEN)
 					nl = e.d_reclen - TAPE_DIRENT_HDRLEN;
 				memcpy(de->name, img + off + TAPE_DIRENT_HDRLEN,
-				    nl);
+				       nl);
 				de->avail = nl;
 			}
 			off += e.d_reclen;
@@ -534,7 +538,8 @@ dir_pack(unsigned char *img, size_t len, const struct dent *v, size_t n)
 		struct tape_direct e;
 
 		if (off / DUMP_DIRBLKSIZ != (off + rec - 1) / DUMP_DIRBLKSIZ) {
-			size_t next = (off / DUMP_DIRBLKSIZ + 1) * DUMP_DIRBLKSIZ;
+			size_t next =
+			    (off / DUMP_DIRBLKSIZ + 1) * DUMP_DIRBLKSIZ;
 			if (prev != SIZE_MAX) {
 				uint16_t r;
 				memcpy(&r, img + prev + 4, sizeof(r));
@@ -574,8 +579,8 @@ dir_pack(unsigned char *img, size_t len, const struct dent *v, size_t n)
 		size_t rest = len - off;
 
 		memset(&e, 0, sizeof(e));
-		e.d_reclen = (uint16_t)(rest < DUMP_DIRBLKSIZ ? rest
-		    : DUMP_DIRBLKSIZ);
+		e.d_reclen =
+		    (uint16_t)(rest < DUMP_DIRBLKSIZ ? rest : DUMP_DIRBLKSIZ);
 		memcpy(img + off, &e, TAPE_DIRENT_HDRLEN);
 	}
 	return 0;
@@ -611,9 +616,10 @@ unescape(const char *in, char *out, size_t max)
 			in++;
 		} else if (c == '\\' && *in == '\\') {
 			in++;
-		} else if (c == '\\' && *in == 'x' && isxdigit((unsigned char)in[1])
-		    && isxdigit((unsigned char)in[2])) {
-			char hex[3] = { in[1], in[2], '\0' };
+		} else if (c == '\\' && *in == 'x' &&
+			   isxdigit((unsigned char)in[1]) &&
+			   isxdigit((unsigned char)in[2])) {
+			char hex[3] = {in[1], in[2], '\0'};
 			c = (int)strtoul(hex, NULL, 16);
 			in += 3;
 		}
@@ -641,7 +647,7 @@ parse_num(const char *s, const char *what)
 	v = strtoull(s, &end, 0);
 	if (errno != 0 || end == s || *end != '\0')
 		errx(USAGE_FAIL, "bad %s: %s", what, s);
-	return neg ? (uint64_t)-(int64_t)v : (uint64_t)v;
+	return neg ? (uint64_t) - (int64_t)v : (uint64_t)v;
 }
 
 static size_t
@@ -650,8 +656,8 @@ parse_blk(const struct archive *ar, const char *s)
 	uint64_t v = parse_num(s, "block number");
 
 	if (v >= ar->nblocks)
-		errx(USAGE_FAIL, "block %s beyond the archive (%zu blocks)",
-		    s, ar->nblocks);
+		errx(USAGE_FAIL, "block %s beyond the archive (%zu blocks)", s,
+		     ar->nblocks);
 	return (size_t)v;
 }
 
@@ -661,7 +667,7 @@ static int
 cmd_list(struct archive *ar)
 {
 	printf("# blk type ino count size mode flags ndata%s\n",
-	    ar->swapped ? " (byte-swapped archive)" : "");
+	       ar->swapped ? " (byte-swapped archive)" : "");
 	for (size_t i = 0; i < ar->nhdrs; i++) {
 		const struct hdr *hd = &ar->hdrs[i];
 		const struct s_spcl *s = &hd->h.s_spcl;
@@ -670,11 +676,12 @@ cmd_list(struct archive *ar)
 			printf("%zu NOTHEADER - - - - - 0\n", hd->blk);
 			continue;
 		}
-		printf("%zu %s %" PRIu32 " %" PRId32 " %" PRIu64 " 0%o 0x%x %zu%s\n",
-		    hd->blk, type_name(s->c_type), s->c_inumber, s->c_count,
-		    s->c_dinode.di_size, (unsigned)s->c_dinode.di_mode,
-		    (unsigned)s->c_flags, hd->ndata,
-		    s->c_flags & DR_EXTATTRIBUTES ? " EA" : "");
+		printf("%zu %s %" PRIu32 " %" PRId32 " %" PRIu64
+		       " 0%o 0x%x %zu%s\n",
+		       hd->blk, type_name(s->c_type), s->c_inumber, s->c_count,
+		       s->c_dinode.di_size, (unsigned)s->c_dinode.di_mode,
+		       (unsigned)s->c_flags, hd->ndata,
+		       s->c_flags & DR_EXTATTRIBUTES ? " EA" : "");
 	}
 	return 0;
 }
@@ -693,8 +700,9 @@ cmd_ents(struct archive *ar)
 		for (size_t j = 0; j < n; j++) {
 			size_t b = v[j].off / TP_BSIZE;
 			printf("%" PRIu32 " %zu %zu %" PRIu32 " %u %u ", d->ino,
-			    b < d->nblk ? d->blks[b] : 0, v[j].off % TP_BSIZE,
-			    v[j].ino, v[j].type, v[j].namlen);
+			       b < d->nblk ? d->blks[b] : 0,
+			       v[j].off % TP_BSIZE, v[j].ino, v[j].type,
+			       v[j].namlen);
 			print_name(v[j].name, v[j].avail);
 			if (v[j].avail < v[j].namlen)
 				fputs("...(record too short)", stdout);
@@ -736,8 +744,9 @@ cmd_swap(struct archive *ar, const char *out)
 
 	for (size_t i = 0; i < ar->nhdrs; i++)
 		if (!ar->hdrs[i].valid)
-			errx(TOOL_FAIL, "block %zu is not a header: cannot swap",
-			    ar->hdrs[i].blk);
+			errx(TOOL_FAIL,
+			     "block %zu is not a header: cannot swap",
+			     ar->hdrs[i].blk);
 	for (size_t i = 0; i < ar->ndirs; i++) {
 		const struct dirimg *d = &ar->dirs[i];
 		size_t left = (size_t)d->size;
@@ -745,14 +754,14 @@ cmd_swap(struct archive *ar, const char *out)
 		for (size_t j = 0; j < d->nblk && left > 0; j++) {
 			size_t len = left < TP_BSIZE ? left : TP_BSIZE;
 			spcl_swap_dirents(block_at(ar, d->blks[j]), len,
-			    from_foreign);
+					  from_foreign);
 			left -= len;
 		}
 	}
 	for (size_t i = 0; i < ar->nhdrs; i++) {
-		union u_spcl h = ar->hdrs[i].h;	/* native copy */
+		union u_spcl h = ar->hdrs[i].h; /* native copy */
 
-		ar->swapped = !from_foreign;	/* target order */
+		ar->swapped = !from_foreign; /* target order */
 		store_header(ar, ar->hdrs[i].blk, &h, 1);
 	}
 	if (ar->compressed)
@@ -774,16 +783,16 @@ cmd_records(const struct archive *ar)
 		const struct zrec *z = &ar->zrecs[i];
 
 		printf("%zu %zu %d %u %" PRIu32 " %zu\n", i + 1, z->off,
-		    z->pfx.compressed ? 1 : 0, z->pfx.method, z->pfx.length,
-		    z->rawlen);
+		       z->pfx.compressed ? 1 : 0, z->pfx.method, z->pfx.length,
+		       z->rawlen);
 	}
 	return 0;
 }
 
 /* Selection of one directory entry: by name, optionally dir and index. */
 struct entsel {
-	uint32_t dirino;	/* 0: any directory */
-	unsigned nth;		/* which match, from 1 */
+	uint32_t dirino; /* 0: any directory */
+	unsigned nth; /* which match, from 1 */
 	char name[DUMP_MAXNAMLEN + 1];
 	size_t namlen;
 };
@@ -794,7 +803,7 @@ struct entsel {
  */
 static size_t
 find_entry(struct archive *ar, const struct entsel *sel, struct dirimg **dp,
-    unsigned char **imgp, size_t *lenp, struct dent **vp, size_t *np)
+	   unsigned char **imgp, size_t *lenp, struct dent **vp, size_t *np)
 {
 	unsigned seen = 0;
 
@@ -823,8 +832,8 @@ find_entry(struct archive *ar, const struct entsel *sel, struct dirimg **dp,
 		free(v);
 		free(img);
 	}
-	errx(TOOL_FAIL, "no directory entry %.*s (match %u)",
-	    (int)sel->namlen, sel->name, sel->nth);
+	errx(TOOL_FAIL, "no directory entry %.*s (match %u)", (int)sel->namlen,
+	     sel->name, sel->nth);
 }
 
 /* Parse [-d DIRINO] [-n NTH] options in front of an entry command. */
@@ -836,7 +845,7 @@ parse_entsel(int argc, char **argv, struct entsel *sel)
 	memset(sel, 0, sizeof(*sel));
 	sel->nth = 1;
 	while (i + 1 < argc && argv[i][0] == '-' && argv[i][1] != '\0' &&
-	    argv[i][2] == '\0') {
+	       argv[i][2] == '\0') {
 		if (argv[i][1] == 'd')
 			sel->dirino = (uint32_t)parse_num(argv[i + 1], "inode");
 		else if (argv[i][1] == 'n')
@@ -867,7 +876,7 @@ dir_packed_size(const struct dent *v, size_t n)
 /* Splice count blocks from add into the archive after block blk. */
 static void
 splice_blocks(struct archive *ar, size_t blk, const unsigned char *add,
-    size_t count)
+	      size_t count)
 {
 	size_t at = (blk + 1) * TP_BSIZE, len = count * TP_BSIZE;
 	unsigned char *nbuf = xmalloc(ar->len + len);
@@ -889,16 +898,17 @@ splice_blocks(struct archive *ar, size_t blk, const unsigned char *add,
  */
 static void
 dir_resize(struct archive *ar, struct dirimg *d, unsigned char *img,
-    size_t newlen)
+	   size_t newlen)
 {
 	size_t have = d->nblk * TP_BSIZE;
-	size_t extra = newlen > have ? (newlen - have + TP_BSIZE - 1) / TP_BSIZE
-	    : 0;
+	size_t extra =
+	    newlen > have ? (newlen - have + TP_BSIZE - 1) / TP_BSIZE : 0;
 	union u_spcl h;
 
 	for (size_t i = 0; i < d->nhdr; i++) {
 		if (!decode_header(ar, d->hdrblks[i], &h))
-			errx(TOOL_FAIL, "block %zu: lost header", d->hdrblks[i]);
+			errx(TOOL_FAIL, "block %zu: lost header",
+			     d->hdrblks[i]);
 		h.s_spcl.c_dinode.di_size = newlen;
 		store_header(ar, d->hdrblks[i], &h, 1);
 	}
@@ -915,7 +925,7 @@ dir_resize(struct archive *ar, struct dirimg *d, unsigned char *img,
 			spcl_set_checksum(&h);
 			memcpy(add + 2 * i * TP_BSIZE, &h, TP_BSIZE);
 			memcpy(add + (2 * i + 1) * TP_BSIZE,
-			    img + have + i * TP_BSIZE, TP_BSIZE);
+			       img + have + i * TP_BSIZE, TP_BSIZE);
 		}
 		splice_blocks(ar, d->blks[d->nblk - 1], add, extra * 2);
 		free(add);
@@ -925,7 +935,7 @@ dir_resize(struct archive *ar, struct dirimg *d, unsigned char *img,
 /* Rename an entry; the directory grows (pads) when the name needs it. */
 static int
 cmd_rename(struct archive *ar, const struct entsel *sel, const char *newname,
-    const char *out)
+	   const char *out)
 {
 	struct dirimg *d;
 	unsigned char *img;
@@ -943,7 +953,7 @@ cmd_rename(struct archive *ar, const struct entsel *sel, const char *newname,
 		img = xcalloc(1, need + TP_BSIZE);
 		if (d->nblk == 0 || dir_pack(img, need, v, n) < 0)
 			errx(TOOL_FAIL, "directory %" PRIu32 ": cannot repack",
-			    d->ino);
+			     d->ino);
 		dir_resize(ar, d, img, need);
 	}
 	save_file(ar, out);
@@ -958,7 +968,7 @@ cmd_rename(struct archive *ar, const struct entsel *sel, const char *newname,
  */
 static int
 cmd_entry(struct archive *ar, const struct entsel *sel, const char *field,
-    const char *value, const char *out)
+	  const char *value, const char *out)
 {
 	struct dirimg *d;
 	unsigned char *img;
@@ -973,11 +983,13 @@ cmd_entry(struct archive *ar, const struct entsel *sel, const char *field,
 		memcpy(img + off + offsetof(struct tape_direct, d_ino), &x, 4);
 	} else if (strcmp(field, "d_reclen") == 0) {
 		uint16_t x = (uint16_t)val;
-		memcpy(img + off + offsetof(struct tape_direct, d_reclen), &x, 2);
+		memcpy(img + off + offsetof(struct tape_direct, d_reclen), &x,
+		       2);
 	} else if (strcmp(field, "d_type") == 0) {
 		img[off + offsetof(struct tape_direct, d_type)] = (uint8_t)val;
 	} else if (strcmp(field, "d_namlen") == 0) {
-		img[off + offsetof(struct tape_direct, d_namlen)] = (uint8_t)val;
+		img[off + offsetof(struct tape_direct, d_namlen)] =
+		    (uint8_t)val;
 	} else {
 		errx(USAGE_FAIL, "unknown entry field %s", field);
 	}
@@ -995,20 +1007,31 @@ struct field {
 	size_t width;
 };
 
-#define HFIELD(f, w) { #f, offsetof(struct s_spcl, f), w }
-#define IFIELD(f, w) { #f, offsetof(struct s_spcl, c_dinode) + \
-	offsetof(struct tape_dinode, f), w }
+#define HFIELD(f, w)                                                           \
+	{                                                                      \
+#f, offsetof(struct s_spcl, f), w                              \
+	}
+#define IFIELD(f, w)                                                           \
+	{                                                                      \
+#f,                                                            \
+		    offsetof(struct s_spcl, c_dinode) +                        \
+		    offsetof(struct tape_dinode, f),                           \
+		    w                                                          \
+	}
 static const struct field fields[] = {
-	HFIELD(c_type, 4), HFIELD(c_date, 4), HFIELD(c_ddate, 4),
-	HFIELD(c_volume, 4), HFIELD(c_tapea, 4), HFIELD(c_inumber, 4),
-	HFIELD(c_magic, 4), HFIELD(c_checksum, 4), HFIELD(c_count, 4),
-	HFIELD(c_level, 4), HFIELD(c_flags, 4), HFIELD(c_firstrec, 4),
-	HFIELD(c_ntrec, 4), HFIELD(c_extattributes, 4),
-	IFIELD(di_mode, 2), IFIELD(di_nlink, 2), IFIELD(di_size, 8),
-	IFIELD(di_flags, 4), IFIELD(di_blocks, 4), IFIELD(di_uid, 4),
-	IFIELD(di_gid, 4), IFIELD(di_db[0], 4), IFIELD(di_db[1], 4),
-	IFIELD(di_atime.tv_sec, 4), IFIELD(di_mtime.tv_sec, 4),
-	IFIELD(di_mtime.tv_usec, 4),
+    HFIELD(c_type, 4),		HFIELD(c_date, 4),
+    HFIELD(c_ddate, 4),		HFIELD(c_volume, 4),
+    HFIELD(c_tapea, 4),		HFIELD(c_inumber, 4),
+    HFIELD(c_magic, 4),		HFIELD(c_checksum, 4),
+    HFIELD(c_count, 4),		HFIELD(c_level, 4),
+    HFIELD(c_flags, 4),		HFIELD(c_firstrec, 4),
+    HFIELD(c_ntrec, 4),		HFIELD(c_extattributes, 4),
+    IFIELD(di_mode, 2),		IFIELD(di_nlink, 2),
+    IFIELD(di_size, 8),		IFIELD(di_flags, 4),
+    IFIELD(di_blocks, 4),	IFIELD(di_uid, 4),
+    IFIELD(di_gid, 4),		IFIELD(di_db[0], 4),
+    IFIELD(di_db[1], 4),	IFIELD(di_atime.tv_sec, 4),
+    IFIELD(di_mtime.tv_sec, 4), IFIELD(di_mtime.tv_usec, 4),
 };
 
 static void
@@ -1033,7 +1056,7 @@ put_field(unsigned char *p, size_t width, uint64_t val)
  */
 static int
 cmd_set(struct archive *ar, int nofix, const char *blkarg, const char *field,
-    const char *value, const char *out)
+	const char *value, const char *out)
 {
 	size_t blk = parse_blk(ar, blkarg);
 	uint64_t val = parse_num(value, "value");
@@ -1045,8 +1068,8 @@ cmd_set(struct archive *ar, int nofix, const char *blkarg, const char *field,
 		size_t off = (size_t)parse_num(at + 1, "offset");
 		size_t flen = (size_t)(at - field);
 		static const struct field ef[] = {
-			{ "d_ino", offsetof(struct tape_direct, d_ino), 4 },
-			{ "d_reclen", offsetof(struct tape_direct, d_reclen), 2 },
+		    {"d_ino", offsetof(struct tape_direct, d_ino), 4},
+		    {"d_reclen", offsetof(struct tape_direct, d_reclen), 2},
 		};
 		unsigned char *p = block_at(ar, blk);
 
@@ -1055,14 +1078,17 @@ cmd_set(struct archive *ar, int nofix, const char *blkarg, const char *field,
 		for (size_t i = 0; i < sizeof(ef) / sizeof(ef[0]); i++)
 			if (strlen(ef[i].name) == flen &&
 			    strncmp(field, ef[i].name, flen) == 0) {
-				put_field(p + off + ef[i].off, ef[i].width, val);
+				put_field(p + off + ef[i].off, ef[i].width,
+					  val);
 				save_file(ar, out);
 				return 0;
 			}
 		if (strncmp(field, "d_type@", 7) == 0)
-			p[off + offsetof(struct tape_direct, d_type)] = (uint8_t)val;
+			p[off + offsetof(struct tape_direct, d_type)] =
+			    (uint8_t)val;
 		else if (strncmp(field, "d_namlen@", 9) == 0)
-			p[off + offsetof(struct tape_direct, d_namlen)] = (uint8_t)val;
+			p[off + offsetof(struct tape_direct, d_namlen)] =
+			    (uint8_t)val;
 		else
 			errx(USAGE_FAIL, "unknown entry field %s", field);
 		save_file(ar, out);
@@ -1082,7 +1108,7 @@ cmd_set(struct archive *ar, int nofix, const char *blkarg, const char *field,
 		if (i == sizeof(fields) / sizeof(fields[0]))
 			errx(USAGE_FAIL, "unknown header field %s", field);
 		put_field((unsigned char *)&h + fields[i].off, fields[i].width,
-		    val);
+			  val);
 	}
 	store_header(ar, blk, &h, !nofix);
 	save_file(ar, out);
@@ -1092,7 +1118,7 @@ cmd_set(struct archive *ar, int nofix, const char *blkarg, const char *field,
 /* poke BYTEOFF HEX: overwrite bytes, e.g. "deadbeef". */
 static int
 cmd_poke(struct archive *ar, const char *offarg, const char *hex,
-    const char *out)
+	 const char *out)
 {
 	uint64_t off = parse_num(offarg, "offset");
 	size_t n = strlen(hex);
@@ -1102,7 +1128,7 @@ cmd_poke(struct archive *ar, const char *offarg, const char *hex,
 	if (off > ar->len || n / 2 > ar->len - off)
 		errx(USAGE_FAIL, "bytes beyond the end of the archive");
 	for (size_t i = 0; i < n; i += 2) {
-		char b[3] = { hex[i], hex[i + 1], '\0' };
+		char b[3] = {hex[i], hex[i + 1], '\0'};
 		char *end;
 		unsigned long v = strtoul(b, &end, 16);
 
@@ -1140,7 +1166,7 @@ fill_garbage(unsigned char *p, size_t len, const char *pattern)
 /* insert BLK COUNT [FILL]: COUNT garbage blocks right after block BLK. */
 static int
 cmd_insert(struct archive *ar, const char *blkarg, const char *countarg,
-    const char *pattern, const char *out)
+	   const char *pattern, const char *out)
 {
 	size_t blk = parse_blk(ar, blkarg);
 	uint64_t count = parse_num(countarg, "count");
@@ -1159,7 +1185,7 @@ cmd_insert(struct archive *ar, const char *blkarg, const char *countarg,
 /* garble BLK [COUNT [FILL]]: overwrite blocks with garbage in place. */
 static int
 cmd_garble(struct archive *ar, const char *blkarg, const char *countarg,
-    const char *pattern, const char *out)
+	   const char *pattern, const char *out)
 {
 	size_t blk = parse_blk(ar, blkarg);
 	uint64_t count = countarg != NULL ? parse_num(countarg, "count") : 1;
@@ -1197,7 +1223,8 @@ cmd_truncate(struct archive *ar, const char *arg, const char *out)
 static void
 usage(void)
 {
-	fputs("usage: tapetool list IN\n"
+	fputs(
+	    "usage: tapetool list IN\n"
 	    "       tapetool ents IN\n"
 	    "       tapetool records IN\n"
 	    "       tapetool swap IN OUT\n"
@@ -1208,7 +1235,8 @@ usage(void)
 	    "       tapetool garble IN OUT BLK [COUNT [FILL|random]]\n"
 	    "       tapetool insert IN OUT BLK COUNT [FILL|random]\n"
 	    "       tapetool truncate IN OUT BLK[+BYTES]\n"
-	    "names take \\0, \\\\ and \\xHH escapes\n", stderr);
+	    "names take \\0, \\\\ and \\xHH escapes\n",
+	    stderr);
 	exit(USAGE_FAIL);
 }
 
@@ -1229,7 +1257,7 @@ archive_free(struct archive *ar)
 /* Run one command on a loaded archive; argv[0] is IN. */
 static int
 dispatch(struct archive *ar, const char *cmd, int argc, char **argv,
-    struct entsel *sel, int nofix)
+	 struct entsel *sel, int nofix)
 {
 	if (strcmp(cmd, "list") == 0 && argc == 1)
 		return cmd_list(ar);
@@ -1239,10 +1267,10 @@ dispatch(struct archive *ar, const char *cmd, int argc, char **argv,
 		return cmd_records(ar);
 	if (strcmp(cmd, "swap") == 0 && argc == 2)
 		return cmd_swap(ar, argv[1]);
-	if (ar->swapped && (strcmp(cmd, "rename") == 0 ||
-	    strcmp(cmd, "entry") == 0))
+	if (ar->swapped &&
+	    (strcmp(cmd, "rename") == 0 || strcmp(cmd, "entry") == 0))
 		errx(TOOL_FAIL, "%s: edit a native-order archive, then swap",
-		    argv[0]);
+		     argv[0]);
 	if (strcmp(cmd, "rename") == 0 && argc == 4) {
 		sel->namlen = unescape(argv[2], sel->name, DUMP_MAXNAMLEN);
 		return cmd_rename(ar, sel, argv[3], argv[1]);
@@ -1257,10 +1285,10 @@ dispatch(struct archive *ar, const char *cmd, int argc, char **argv,
 		return cmd_poke(ar, argv[2], argv[3], argv[1]);
 	if (strcmp(cmd, "garble") == 0 && argc >= 3 && argc <= 5)
 		return cmd_garble(ar, argv[2], argc > 3 ? argv[3] : NULL,
-		    argc > 4 ? argv[4] : NULL, argv[1]);
+				  argc > 4 ? argv[4] : NULL, argv[1]);
 	if (strcmp(cmd, "insert") == 0 && (argc == 4 || argc == 5))
 		return cmd_insert(ar, argv[2], argv[3],
-		    argc > 4 ? argv[4] : NULL, argv[1]);
+				  argc > 4 ? argv[4] : NULL, argv[1]);
 	if (strcmp(cmd, "truncate") == 0 && argc == 3)
 		return cmd_truncate(ar, argv[2], argv[1]);
 	usage();
@@ -1286,7 +1314,7 @@ main(int argc, char **argv)
 		argc -= used;
 		argv += used;
 	} else if (strcmp(cmd, "set") == 0 && argc > 0 &&
-	    strcmp(argv[0], "-n") == 0) {
+		   strcmp(argv[0], "-n") == 0) {
 		nofix = 1;
 		argc--;
 		argv++;

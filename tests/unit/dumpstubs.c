@@ -15,7 +15,7 @@
 
 int stub_report_calls, stub_report_all;
 const char *stub_preconnect;
-long stub_tape_blksize;		/* what writer_tape_blksize answers */
+long stub_tape_blksize; /* what writer_tape_blksize answers */
 
 void
 sig_check(void)

@@ -44,7 +44,7 @@ map_test(const unsigned char *map, size_t len, uint32_t ino)
 {
 	(void)map;
 	(void)len;
-	return ino == 14;	/* "dumped" but not on the tape */
+	return ino == 14; /* "dumped" but not on the tape */
 }
 
 void
@@ -81,7 +81,7 @@ tape_find_inode(void)
 
 uint64_t
 tape_getfile(void (*data)(const unsigned char *, size_t, void *),
-    void (*hole)(size_t, void *), void *arg)
+	     void (*hole)(size_t, void *), void *arg)
 {
 	(void)hole;
 	data(files[cur].data, files[cur].len, arg);
@@ -113,7 +113,7 @@ struct image {
 
 static void
 entry(struct image *im, uint32_t ino, uint8_t type, const char *name,
-    size_t namlen)
+      size_t namlen)
 {
 	struct tape_direct d;
 
@@ -170,11 +170,11 @@ build(void)
 	sub.buf[last + 4] = 0x7f;
 	sub.buf[last + 5] = 0x00;
 
-	files[0] = (struct fakefile){ ROOTINO, S_IFDIR | 0755, root.buf,
-	    sizeof(root.buf) };
-	files[1] = (struct fakefile){ 11, S_IFDIR | 0755, sub.buf,
-	    sizeof(sub.buf) };
-	files[2] = (struct fakefile){ 12, S_IFREG | 0644, NULL, 0 };
+	files[0] = (struct fakefile){ROOTINO, S_IFDIR | 0755, root.buf,
+				     sizeof(root.buf)};
+	files[1] =
+	    (struct fakefile){11, S_IFDIR | 0755, sub.buf, sizeof(sub.buf)};
+	files[2] = (struct fakefile){12, S_IFREG | 0644, NULL, 0};
 	nfiles = 3;
 }
 
@@ -222,36 +222,40 @@ dirs_child(void *arg)
 static void
 check_dirs(const char *order, void *arg)
 {
-	static const struct { const char *text, *what; } want[] = {
-		{ "lookup good = 12\n", "a plain name is kept" },
-		{ "lookup sub = 11\n", "a subdirectory is kept" },
-		{ "lookup last = 15\n", "the entry that ends the block is kept" },
-		{ "\"a/b\" (inode 20): '/' inside the name",
-		  "a name with '/' is refused" },
-		{ "entry \"x\\000y\" (inode 21) kept as \"x\": NUL inside the name",
-		  "a name with a NUL is cut there and kept, shown escaped" },
-		{ "\"\" (inode 22): empty name", "an empty name is refused" },
-		{ "\"..\" (inode 23): extra \".\" or \"..\" entry",
-		  "a third \".\" or \"..\" is refused" },
-		{ "\"good\" (inode 24): duplicate name",
-		  "a duplicate name is refused" },
-		{ "\"loop\" (inode 2): second name of a directory (or a loop)",
-		  "a name leading back to the root is refused" },
-		{ "Mangled directory: inode 11",
-		  "a bad record length ends the block" },
-		{ "lookup sub/mangled = 0\n", "... and its entry is lost" },
-		{ "gone: directory (inode 14) is not on the tape",
-		  "a dumped directory missing from the tape is reported" },
-		{ "refused 7\n", "seven entries refused in all (5 + loop + missing)" },
-		{ "lookup /sub/leaf = 13\n",
-		  "an absolute path resolves inside the tree" },
-		{ "lookup ./sub/./leaf = 13\n", "\".\" components are skipped" },
-		{ "lookup sub//leaf/ = 13\n", "repeated and final '/' are skipped" },
-		{ "lookup sub/loop = 0\n", "the refused loop is not in the tree" },
-		{ "lookup a/b = 0\n", "the refused \"a/b\" is not in the tree" },
-		{ "lookup .. = 0\n", "\"..\" finds nothing above the root" },
-		{ "lookup sub/../good = 0\n", "\"..\" is never a name in the tree" },
-		{ "canon ./sub/leaf\n", "sym_canon: \"//sub/./leaf/\" is ./sub/leaf" },
+	static const struct {
+		const char *text, *what;
+	} want[] = {
+	    {"lookup good = 12\n", "a plain name is kept"},
+	    {"lookup sub = 11\n", "a subdirectory is kept"},
+	    {"lookup last = 15\n", "the entry that ends the block is kept"},
+	    {"\"a/b\" (inode 20): '/' inside the name",
+	     "a name with '/' is refused"},
+	    {"entry \"x\\000y\" (inode 21) kept as \"x\": NUL inside the name",
+	     "a name with a NUL is cut there and kept, shown escaped"},
+	    {"\"\" (inode 22): empty name", "an empty name is refused"},
+	    {"\"..\" (inode 23): extra \".\" or \"..\" entry",
+	     "a third \".\" or \"..\" is refused"},
+	    {"\"good\" (inode 24): duplicate name",
+	     "a duplicate name is refused"},
+	    {"\"loop\" (inode 2): second name of a directory (or a loop)",
+	     "a name leading back to the root is refused"},
+	    {"Mangled directory: inode 11",
+	     "a bad record length ends the block"},
+	    {"lookup sub/mangled = 0\n", "... and its entry is lost"},
+	    {"gone: directory (inode 14) is not on the tape",
+	     "a dumped directory missing from the tape is reported"},
+	    {"refused 7\n",
+	     "seven entries refused in all (5 + loop + missing)"},
+	    {"lookup /sub/leaf = 13\n",
+	     "an absolute path resolves inside the tree"},
+	    {"lookup ./sub/./leaf = 13\n", "\".\" components are skipped"},
+	    {"lookup sub//leaf/ = 13\n", "repeated and final '/' are skipped"},
+	    {"lookup sub/loop = 0\n", "the refused loop is not in the tree"},
+	    {"lookup a/b = 0\n", "the refused \"a/b\" is not in the tree"},
+	    {"lookup .. = 0\n", "\"..\" finds nothing above the root"},
+	    {"lookup sub/../good = 0\n", "\"..\" is never a name in the tree"},
+	    {"canon ./sub/leaf\n",
+	     "sym_canon: \"//sub/./leaf/\" is ./sub/leaf"},
 	};
 	char *out = NULL;
 	int st = unit_fork(dirs_child, arg, &out);
@@ -259,7 +263,7 @@ check_dirs(const char *order, void *arg)
 	unit_eq_long(unit_exit_code(st), 0, "%s: pass III read", order);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (!unit_ok(strstr(out, want[i].text) != NULL, "%s: %s", order,
-		    want[i].what))
+			     want[i].what))
 			unit_diag("no \"%s\" in:\n%s", want[i].text, out);
 	free(out);
 }
@@ -285,12 +289,14 @@ table(const char *name, int want, const char *text, const char *what)
 	int st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, SYMTAB_NAME);
-	snprintf(body, sizeof(body), "%s\ndate 1 prev 0 maxino 100 volume 1\n"
-	    "0 -1 2 D .\n1 0 12 L %s\nend 2\n", SYMTAB_MAGIC, name);
+	snprintf(body, sizeof(body),
+		 "%s\ndate 1 prev 0 maxino 100 volume 1\n"
+		 "0 -1 2 D .\n1 0 12 L %s\nend 2\n",
+		 SYMTAB_MAGIC, name);
 	unit_write_file(path, body, strlen(body));
 	st = unit_fork(symfile_child, NULL, &out);
 	if (!unit_ok(unit_exit_code(st) == want && strstr(out, text) != NULL,
-	    "restoresymtable: %s", what))
+		     "restoresymtable: %s", what))
 		unit_diag("exit %d: %s", unit_exit_code(st), out);
 	free(out);
 }
@@ -300,12 +306,12 @@ test_symfile(void)
 {
 	snprintf(dir, sizeof(dir), "%s", unit_tmpdir());
 	table("good%20name", 0, "loaded 2, last good name",
-	    "a good (escaped) name loads");
+	      "a good (escaped) name loads");
 	table("..", R_ERROR, "line 4: bad name", "\"..\" is refused");
 	table(".", R_ERROR, "line 4: bad name", "\".\" is refused");
 	table("a/b", R_ERROR, "line 4: bad name", "\"a/b\" is refused");
 	table("a%2Fb", R_ERROR, "line 4: bad name",
-	    "an escaped '/' is refused");
+	      "an escaped '/' is refused");
 	table("a%00b", R_ERROR, "line 4: bad name", "a NUL is refused");
 }
 

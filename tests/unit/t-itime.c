@@ -13,14 +13,14 @@
 #include "dump.h"
 #include "unit.h"
 
-#define JAN1	946684800	/* 2000-01-01 00:00:00 UTC */
-#define DAY	86400
+#define JAN1 946684800 /* 2000-01-01 00:00:00 UTC */
+#define DAY  86400
 
-#define LINE_A0	"/dev/sda1 0 Sat Jan  1 00:00:00 2000 +0000\n"
-#define LINE_B0	"/dev/sdb1 0 Sun Jan  2 00:00:00 2000 +0000\n"
-#define LINE_A1	"/dev/sda1 1 Mon Jan  3 00:00:00 2000 +0000\n"
+#define LINE_A0 "/dev/sda1 0 Sat Jan  1 00:00:00 2000 +0000\n"
+#define LINE_B0 "/dev/sdb1 0 Sun Jan  2 00:00:00 2000 +0000\n"
+#define LINE_A1 "/dev/sda1 1 Mon Jan  3 00:00:00 2000 +0000\n"
 /* Blanks after the zone are allowed; a rewrite drops them. */
-#define OLD_B0_BLANKS	"/dev/sdb1 0 Sun Jan  2 00:00:00 2000 +0000        \n"
+#define OLD_B0_BLANKS "/dev/sdb1 0 Sun Jan  2 00:00:00 2000 +0000        \n"
 
 static char path[4096];
 
@@ -29,20 +29,24 @@ test_parse_date(void)
 {
 	time_t t = 0;
 
-	unit_ok(itime_parse_date("Sat Jan  1 00:00:00 2000 +0000\n", &t) == 0
-	    && t == JAN1, "date with zone +0000");
-	unit_ok(itime_parse_date("Sat Jan  1 01:00:00 2000 +0100", &t) == 0
-	    && t == JAN1, "date with zone +0100");
-	unit_ok(itime_parse_date("Fri Dec 31 22:30:00 1999 -0130", &t) == 0
-	    && t == JAN1, "date with zone -0130");
+	unit_ok(itime_parse_date("Sat Jan  1 00:00:00 2000 +0000\n", &t) == 0 &&
+		    t == JAN1,
+		"date with zone +0000");
+	unit_ok(itime_parse_date("Sat Jan  1 01:00:00 2000 +0100", &t) == 0 &&
+		    t == JAN1,
+		"date with zone +0100");
+	unit_ok(itime_parse_date("Fri Dec 31 22:30:00 1999 -0130", &t) == 0 &&
+		    t == JAN1,
+		"date with zone -0130");
 	unit_ok(itime_parse_date("Sat Jan  1 00:00:00 2000", &t) == 0 &&
-	    t == JAN1, "date without zone: local time (TZ=UTC here)");
+		    t == JAN1,
+		"date without zone: local time (TZ=UTC here)");
 	unit_ok(itime_parse_date("Sat Foo  1 00:00:00 2000 +0000", &t) < 0,
-	    "an unknown month is refused");
+		"an unknown month is refused");
 	unit_ok(itime_parse_date("Sat Jan  1 00:00", &t) < 0,
-	    "a short date is refused");
+		"a short date is refused");
 	unit_ok(itime_parse_date("Wed Dec 31 00:00:00 1969 +0000", &t) < 0,
-	    "a date before 1970 is refused");
+		"a date before 1970 is refused");
 }
 
 static void
@@ -64,27 +68,28 @@ test_load(void)
 	char *out = NULL;
 
 	unit_write_file(path, LINE_A0 LINE_B0 LINE_A1,
-	    strlen(LINE_A0 LINE_B0 LINE_A1));
+			strlen(LINE_A0 LINE_B0 LINE_A1));
 	unit_ok(itime_load(path, &l) == 0 && l.n == 3, "three records read");
 	unit_ok(l.n == 3 && strcmp(l.r[1].ident, "/dev/sdb1") == 0 &&
-	    l.r[1].level == 0 && l.r[1].date == JAN1 + DAY &&
-	    l.r[2].level == 1 && l.r[2].date == JAN1 + 2 * DAY,
-	    "identifier, level and date of each record");
+		    l.r[1].level == 0 && l.r[1].date == JAN1 + DAY &&
+		    l.r[2].level == 1 && l.r[2].date == JAN1 + 2 * DAY,
+		"identifier, level and date of each record");
 	itime_free(&l);
 
 	unit_write_file(path, LINE_A0 "garbage\n" LINE_A1,
-	    strlen(LINE_A0 "garbage\n" LINE_A1));
+			strlen(LINE_A0 "garbage\n" LINE_A1));
 	unit_fork(load_child, NULL, &out);
 	unit_ok(strstr(out, "n=1\n") != NULL,
-	    "a bad line ends the reading: the records after it are lost");
+		"a bad line ends the reading: the records after it are lost");
 	unit_ok(strstr(out, "  DUMP: Unknown format in ") != NULL,
-	    "... with 0.4b47's message");
+		"... with 0.4b47's message");
 	free(out);
 
 	unlink(path);
 	unit_fork(load_child, NULL, &out);
 	unit_ok(strstr(out, "  DUMP: WARNING: no file `") != NULL &&
-	    strstr(out, "n=") == NULL, "a missing file: warning, -1");
+		    strstr(out, "n=") == NULL,
+		"a missing file: warning, -1");
 	free(out);
 }
 
@@ -109,10 +114,10 @@ test_base(void)
 	unit_write_file(path, text, strlen(text));
 	base_for("/dev/sda1", 2, &b);
 	unit_ok(b.found && b.level == 1 && b.ddate == JAN1 + 2 * DAY,
-	    "level 2: the level 1 record is the base");
+		"level 2: the level 1 record is the base");
 	base_for("/dev/sda1", 1, &b);
 	unit_ok(b.found && b.level == 0 && b.ddate == JAN1,
-	    "level 1: the level 0 record is the base");
+		"level 1: the level 0 record is the base");
 	base_for("/dev/sda1", 0, &b);
 	unit_ok(!b.found && b.ddate == 0, "level 0: no base");
 	base_for("/dev/sdb", 5, &b);
@@ -144,11 +149,11 @@ test_update_create(void)
 	unlink(path);
 	unit_fork(create_child, NULL, &out);
 	unit_ok(stat(path, &st) == 0 && st.st_size == 0 &&
-	    strstr(out, "found=0\n") != NULL,
-	    "-u without a dumpdates file makes an empty one");
+		    strstr(out, "found=0\n") != NULL,
+		"-u without a dumpdates file makes an empty one");
 	unit_ok(strstr(out, "  DUMP: WARNING: no file `") != NULL &&
-	    strstr(out, "', making an empty one\n") != NULL,
-	    "... and says so");
+		    strstr(out, "', making an empty one\n") != NULL,
+		"... and says so");
 	free(out);
 }
 
@@ -175,21 +180,22 @@ test_update(void)
 	unit_write_file(path, text, strlen(text));
 	(void)chmod(path, 0640);
 	unit_ok(update("/dev/sda1", 1, JAN1 + 10 * DAY) == 0,
-	    "-u: update succeeds");
+		"-u: update succeeds");
 	got = unit_read_file(path, NULL);
-	unit_eq_str(got, LINE_A0 LINE_B0
-	    "/dev/sda1 1 Tue Jan 11 00:00:00 2000 +0000\n",
+	unit_eq_str(
+	    got, LINE_A0 LINE_B0 "/dev/sda1 1 Tue Jan 11 00:00:00 2000 +0000\n",
 	    "-u: the record of the same identifier and level is replaced");
 	free(got);
 	unit_ok(stat(path, &st) == 0 && (st.st_mode & 07777) == 0640,
-	    "-u: the file keeps its mode");
+		"-u: the file keeps its mode");
 
 	unit_ok(update("LABEL=/home", 0, JAN1) == 0, "-u: new identifier");
 	got = unit_read_file(path, NULL);
-	unit_eq_str(got, LINE_A0 LINE_B0
-	    "/dev/sda1 1 Tue Jan 11 00:00:00 2000 +0000\n"
-	    "LABEL=/home 0 Sat Jan  1 00:00:00 2000 +0000\n",
-	    "-u: a new record is appended at the end");
+	unit_eq_str(got,
+		    LINE_A0 LINE_B0
+		    "/dev/sda1 1 Tue Jan 11 00:00:00 2000 +0000\n"
+		    "LABEL=/home 0 Sat Jan  1 00:00:00 2000 +0000\n",
+		    "-u: a new record is appended at the end");
 	free(got);
 
 	/* A second name: the file cannot be replaced, it is rewritten in
@@ -199,12 +205,13 @@ test_update(void)
 	unlink(other);
 	unit_ok(link(path, other) == 0, "setup: a hard link to dumpdates");
 	unit_write_file(path, LINE_A0 OLD_B0_BLANKS LINE_A1,
-	    strlen(LINE_A0 OLD_B0_BLANKS LINE_A1));
+			strlen(LINE_A0 OLD_B0_BLANKS LINE_A1));
 	unit_ok(update("/dev/sdb1", 0, JAN1) == 0,
-	    "-u in place: update succeeds");
+		"-u in place: update succeeds");
 	got = unit_read_file(other, NULL);
-	unit_eq_str(got, LINE_A0 "/dev/sdb1 0 Sat Jan  1 00:00:00 2000 +0000\n"
-	    LINE_A1, "-u in place: the other name sees the new, shorter "
+	unit_eq_str(
+	    got, LINE_A0 "/dev/sdb1 0 Sat Jan  1 00:00:00 2000 +0000\n" LINE_A1,
+	    "-u in place: the other name sees the new, shorter "
 	    "text and no old bytes");
 	free(got);
 	unlink(other);

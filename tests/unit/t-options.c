@@ -15,7 +15,7 @@
 #include "unit.h"
 #include "unitstubs.h"
 
-#define MAX_ARGS	32
+#define MAX_ARGS 32
 
 /* A command line split at blanks, '~' standing for a blank inside a
  * word; argv points into buf. */
@@ -33,8 +33,8 @@ split(struct cmdline *c, const char *line)
 	c->buf = strdup(line);
 	c->argc = 0;
 	for (w = strtok_r(c->buf, " ", &save); w != NULL && c->argc < MAX_ARGS;
-	    w = strtok_r(NULL, " ", &save)) {
-		for (char *p = w; (p = strchr(p, '~')) != NULL; )
+	     w = strtok_r(NULL, " ", &save)) {
+		for (char *p = w; (p = strchr(p, '~')) != NULL;)
 			*p = ' ';
 		c->argv[c->argc++] = w;
 	}
@@ -46,7 +46,7 @@ static void
 parse(struct cmdline *c, const char *line, struct dump_opts *o)
 {
 	split(c, line);
-	optind = 0;		/* getopt starts afresh */
+	optind = 0; /* getopt starts afresh */
 	options_parse(c->argc, c->argv, o);
 }
 
@@ -78,7 +78,7 @@ expect_exit(const char *line, int want, const char *text)
 	int st = unit_fork(parse_child, (void *)line, &out);
 
 	if (!unit_ok(unit_exit_code(st) == want && strstr(out, text) != NULL,
-	    "\"%s\": exit %d, \"%.40s\"", line, want, text))
+		     "\"%s\": exit %d, \"%.40s\"", line, want, text))
 		unit_diag("exit %d, output: %s", unit_exit_code(st), out);
 	free(out);
 }
@@ -91,19 +91,21 @@ test_key_letters(void)
 
 	parse(&c, "dump 0usf 1048576 - /dev/sdX", &o);
 	unit_ok(o.level == 0 && o.update && o.length_feet == 1048576 &&
-	    strcmp(o.output, "-") == 0 && strcmp(o.operand, "/dev/sdX") == 0,
-	    "key letters 0usf 1048576 -: level, -u, -s, -f and operand");
+		    strcmp(o.output, "-") == 0 &&
+		    strcmp(o.operand, "/dev/sdX") == 0,
+		"key letters 0usf 1048576 -: level, -u, -s, -f and operand");
 	done(&c, &o);
 
 	parse(&c, "dump 9bfL 64 /tmp/out mylabel /mnt/", &o);
 	unit_ok(o.level == 9 && o.ntrec == 64 &&
-	    strcmp(o.output, "/tmp/out") == 0 &&
-	    strcmp(o.label, "mylabel") == 0 && o.label_given &&
-	    strcmp(o.operand, "/mnt") == 0,
-	    "key letters take the following words in order");
+		    strcmp(o.output, "/tmp/out") == 0 &&
+		    strcmp(o.label, "mylabel") == 0 && o.label_given &&
+		    strcmp(o.operand, "/mnt") == 0,
+		"key letters take the following words in order");
 	done(&c, &o);
 
-	expect_exit("dump 0uf", X_STARTUP, "dump: option requires an argument -- f");
+	expect_exit("dump 0uf", X_STARTUP,
+		    "dump: option requires an argument -- f");
 }
 
 static void
@@ -115,11 +117,11 @@ test_defaults(void)
 	unsetenv("TAPE");
 	parse(&c, "dump -0 /dev/sdX", &o);
 	unit_ok(o.level == 0 && o.ntrec == NTREC && o.honor_level == 1 &&
-	    strcmp(o.dumpdates, DUMPDATES_PATH) == 0 &&
-	    strcmp(o.output, DEFAULT_TAPE) == 0 && !o.update &&
-	    o.compress == COMP_NONE && o.noperands == 1,
-	    "defaults: level 0, -b %d, -h 1, dumpdates, %s", NTREC,
-	    DEFAULT_TAPE);
+		    strcmp(o.dumpdates, DUMPDATES_PATH) == 0 &&
+		    strcmp(o.output, DEFAULT_TAPE) == 0 && !o.update &&
+		    o.compress == COMP_NONE && o.noperands == 1,
+		"defaults: level 0, -b %d, -h 1, dumpdates, %s", NTREC,
+		DEFAULT_TAPE);
 	done(&c, &o);
 
 	setenv("TAPE", "/tmp/tapefile", 1);
@@ -140,23 +142,23 @@ test_getopt_style(void)
 
 	parse(&c, "dump -1 -2 -u -b 64 -f - -D /tmp/dd -h 3 / ", &o);
 	unit_ok(o.level == 12 && o.update && o.ntrec == 64 &&
-	    strcmp(o.dumpdates, "/tmp/dd") == 0 && o.honor_level == 3,
-	    "digits make up the level (-1 -2 is 12); -u -b -D -h");
+		    strcmp(o.dumpdates, "/tmp/dd") == 0 && o.honor_level == 3,
+		"digits make up the level (-1 -2 is 12); -u -b -D -h");
 	unit_eq_str(o.operand, "/", "the operand / keeps its slash");
 	done(&c, &o);
 
 	parse(&c, "dump -0 -z /dev/sdX", &o);
 	unit_ok(o.compress == COMP_ZLIB &&
-	    o.compress_level == COMPRESS_DEFAULT_LEVEL,
-	    "-z: zlib at level %d", COMPRESS_DEFAULT_LEVEL);
+		    o.compress_level == COMPRESS_DEFAULT_LEVEL,
+		"-z: zlib at level %d", COMPRESS_DEFAULT_LEVEL);
 	done(&c, &o);
 	parse(&c, "dump -0 -z9 /dev/sdX", &o);
 	unit_ok(o.compress == COMP_ZLIB && o.compress_level == 9,
-	    "-z9: zlib at level 9");
+		"-z9: zlib at level 9");
 	done(&c, &o);
 	parse(&c, "dump -0 -j3 /dev/sdX", &o);
 	unit_ok(o.compress == COMP_BZLIB && o.compress_level == 3,
-	    "-j3: bzip2 at level 3");
+		"-j3: bzip2 at level 3");
 	done(&c, &o);
 	parse(&c, "dump -0 -y /dev/sdX", &o);
 	unit_ok(o.compress == COMP_LZO && o.compress_level == 0, "-y: lzo");
@@ -164,7 +166,7 @@ test_getopt_style(void)
 
 	parse(&c, "dump -0 -d 6250 /dev/sdX", &o);
 	unit_eq_long(o.ntrec, HIGHDENSITYTREC, "-d 6250 makes records of %d",
-	    HIGHDENSITYTREC);
+		     HIGHDENSITYTREC);
 	done(&c, &o);
 	parse(&c, "dump -0 -b 16 -d 6250 /dev/sdX", &o);
 	unit_eq_long(o.ntrec, 16, "... but not after -b");
@@ -172,26 +174,28 @@ test_getopt_style(void)
 
 	parse(&c, "dump -0 -e 12,13 -e 70000 -B 100,200 /dev/sdX", &o);
 	unit_ok(o.nexcluded == 3 && o.excluded[0] == 12 &&
-	    o.excluded[2] == 70000, "-e lists of inodes add up");
-	unit_ok(o.nvolsize == 2 && o.volsize[0] == 100 &&
-	    o.volsize[1] == 200, "-B 100,200: one size per volume");
+		    o.excluded[2] == 70000,
+		"-e lists of inodes add up");
+	unit_ok(o.nvolsize == 2 && o.volsize[0] == 100 && o.volsize[1] == 200,
+		"-B 100,200: one size per volume");
 	done(&c, &o);
 
-	expect_exit("dump -0 -L 0123456789abcdefXYZ /dev/sdX", 0,
+	expect_exit(
+	    "dump -0 -L 0123456789abcdefXYZ /dev/sdX", 0,
 	    "  DUMP: WARNING: Using truncated label `0123456789abcde'.");
 	parse(&c, "dump -0 -L 0123456789abcde /dev/sdX", &o);
 	unit_eq_str(o.label, "0123456789abcde", "-L: %d characters kept",
-	    LABEL_MAX);
+		    LABEL_MAX);
 	done(&c, &o);
 
 	parse(&c, "dump -1 -T Sat~Jan~~1~00:00:00~2000~+0100 /dev/sdX", &o);
 	unit_eq_long(o.base_ddate, 946684800L - 3600,
-	    "-T: the base date as given, zone included");
+		     "-T: the base date as given, zone included");
 	done(&c, &o);
 	parse(&c, "dump -0 --strict -m -M -q /mnt/a /mnt/b/", &o);
 	unit_ok(o.strict && o.metadata_only && o.multi && o.quiet &&
-	    o.noperands == 2 && strcmp(o.operands[1], "/mnt/b/") == 0,
-	    "--strict -m -M -q, and a second operand as given");
+		    o.noperands == 2 && strcmp(o.operands[1], "/mnt/b/") == 0,
+		"--strict -m -M -q, and a second operand as given");
 	done(&c, &o);
 }
 
@@ -204,12 +208,12 @@ test_remote(void)
 	stub_preconnect = NULL;
 	parse(&c, "dump -0 -f backup@tapehost:/dev/nst0 /dev/sdX", &o);
 	unit_ok(stub_preconnect != NULL &&
-	    strcmp(stub_preconnect, "backup@tapehost:/dev/nst0") == 0 &&
-	    strcmp(o.output, "backup@tapehost:/dev/nst0") == 0,
-	    "-f user@host:file goes to the remote writer");
+		    strcmp(stub_preconnect, "backup@tapehost:/dev/nst0") == 0 &&
+		    strcmp(o.output, "backup@tapehost:/dev/nst0") == 0,
+		"-f user@host:file goes to the remote writer");
 	done(&c, &o);
 	expect_exit("dump -0 -f bad!user@host:/dev/nst0 /dev/sdX", X_STARTUP,
-	    "invalid user name");
+		    "invalid user name");
 }
 
 /* A tape drive in fixed-block mode (writer_tape_blksize). */
@@ -221,40 +225,44 @@ test_fixed_blocks(void)
 
 	stub_tape_blksize = 65536;
 	parse(&c, "dump -0 -f /dev/nst0 /dev/sdX", &o);
-	unit_eq_long(o.ntrec, 64, "fixed 64 KiB tape blocks: records grow "
-	    "to 64 KiB");
+	unit_eq_long(o.ntrec, 64,
+		     "fixed 64 KiB tape blocks: records grow "
+		     "to 64 KiB");
 	done(&c, &o);
 	expect_exit("dump -0 -b 10 -f /dev/nst0 /dev/sdX", X_STARTUP,
-	    "Use -b 64 (or a multiple of it)");
+		    "Use -b 64 (or a multiple of it)");
 	stub_tape_blksize = 0;
 }
 
 static void
 test_refusals(void)
 {
-	expect_exit("dump -0", X_STARTUP, "  DUMP: Must specify disk or filesystem");
+	expect_exit("dump -0", X_STARTUP,
+		    "  DUMP: Must specify disk or filesystem");
 	expect_exit("dump -0 -b 2000 /dev/sdX", X_STARTUP,
-	    "  DUMP: Please choose a blocksize <= 1024kB");
+		    "  DUMP: Please choose a blocksize <= 1024kB");
 	expect_exit("dump -0 -b x /dev/sdX", X_STARTUP,
-	    "dump: illegal number of blocks per write -- x");
-	expect_exit("dump -0 -b 0 /dev/sdX", X_STARTUP,
+		    "dump: illegal number of blocks per write -- x");
+	expect_exit(
+	    "dump -0 -b 0 /dev/sdX", X_STARTUP,
 	    "dump: number of blocks per write must be between 1 and 1048576");
 	expect_exit("dump -0 -d 5 /dev/sdX", X_STARTUP,
-	    "dump: density must be between 10 and 327670");
+		    "dump: density must be between 10 and 327670");
 	expect_exit("dump -0 -z10 /dev/sdX", X_STARTUP,
-	    "compress level must be between 1 and 9");
+		    "compress level must be between 1 and 9");
 	expect_exit("dump -0 -h 11 /dev/sdX", X_STARTUP,
-	    "honor level must be between 0 and 10");
+		    "honor level must be between 0 and 10");
 	expect_exit("dump -0 -e 2 /dev/sdX", X_STARTUP,
-	    "  DUMP: Invalid inode argument 2");
+		    "  DUMP: Invalid inode argument 2");
 	expect_exit("dump -0 -B 0 /dev/sdX", X_STARTUP,
-	    "number of blocks per file must be between 1 and 0");
+		    "number of blocks per file must be between 1 and 0");
 	expect_exit("dump -0 -a -s 100 -B 10 /dev/sdX", X_STARTUP,
-	    "  DUMP: You cannot use the a and B flags together.");
-	expect_exit("dump -0 -u -T Sat~Jan~~1~00:00:00~2000 /dev/sdX", X_STARTUP,
-	    "  DUMP: You cannot use the T and u flags together.");
+		    "  DUMP: You cannot use the a and B flags together.");
+	expect_exit("dump -0 -u -T Sat~Jan~~1~00:00:00~2000 /dev/sdX",
+		    X_STARTUP,
+		    "  DUMP: You cannot use the T and u flags together.");
 	expect_exit("dump -0 -T yesterday /dev/sdX", X_STARTUP,
-	    "  DUMP: bad time \"yesterday\"");
+		    "  DUMP: bad time \"yesterday\"");
 	expect_exit("dump -0 -k /dev/sdX", X_STARTUP, "usage:\tdump [-level#]");
 	expect_exit("dump", X_STARTUP, "usage:");
 	expect_exit("dump -W", X_FINOK, "report_dumpdates all=1");

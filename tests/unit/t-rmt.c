@@ -21,10 +21,10 @@
 #include "rmtclient.h"
 #include "unit.h"
 
-#define REC	10240
-#define NREC	3
-#define LOST_STATUS	42	/* exit status of our rmt_lost hook */
-#define STRICT_OP	(-7337)	/* the strict-writes probe (rmt.c) */
+#define REC	    10240
+#define NREC	    3
+#define LOST_STATUS 42 /* exit status of our rmt_lost hook */
+#define STRICT_OP   (-7337) /* the strict-writes probe (rmt.c) */
 
 static char path[4096];
 
@@ -57,8 +57,9 @@ start(struct rmt_conn *c, const char *fake)
 			char ch;
 
 			while (read(STDIN_FILENO, &ch, 1) == 1)
-				if (ch == '\n' && write(STDOUT_FILENO, fake,
-				    strlen(fake)) < 0)
+				if (ch == '\n' &&
+				    write(STDOUT_FILENO, fake, strlen(fake)) <
+					0)
 					_exit(2);
 			_exit(0);
 		}
@@ -92,9 +93,9 @@ test_write_read(void)
 
 	start(&c, NULL);
 	unit_ok(rmt_ioctl(&c, STRICT_OP, 1) == 0,
-	    "the strict-writes probe is answered A");
+		"the strict-writes probe is answered A");
 	unit_ok(rmt_open(&c, path, O_WRONLY | O_CREAT | O_TRUNC) == 0,
-	    "O: create a file");
+		"O: create a file");
 	for (int i = 0; i < NREC; i++)
 		fill(rec[i], REC, (unsigned)i);
 	unit_eq_long(rmt_write(&c, rec[0], REC), REC, "W: one record");
@@ -102,20 +103,21 @@ test_write_read(void)
 	rmt_write_send(&c, rec[2], REC);
 	n = rmt_write_reply(&c, REC);
 	unit_ok(n == REC && rmt_write_reply(&c, REC) == REC,
-	    "W: two records in flight, two replies");
+		"W: two records in flight, two replies");
 	unit_eq_long(rmt_seek(&c, 0, SEEK_END), NREC * REC,
-	    "L: the end is at %d", NREC * REC);
+		     "L: the end is at %d", NREC * REC);
 	unit_ok(rmt_close(&c) == 0, "C: close");
 	file = unit_read_file(path, &len);
 	for (int i = 0; file != NULL && i < NREC; i++)
 		good = good && memcmp(file + i * REC, rec[i], REC) == 0;
 	unit_ok(file != NULL && len == NREC * REC && good,
-	    "the file holds the records in order");
+		"the file holds the records in order");
 	free(file);
 
 	unit_ok(rmt_open(&c, path, O_RDONLY) == 0, "O: open for reading");
 	unit_ok(rmt_read(&c, back, REC) == REC &&
-	    memcmp(back, rec[0], REC) == 0, "R: the first record");
+		    memcmp(back, rec[0], REC) == 0,
+		"R: the first record");
 	rmt_read_send(&c, REC, 2);
 	n = rmt_read_head(&c, REC);
 	if (n > 0)
@@ -127,12 +129,12 @@ test_write_read(void)
 	unit_ok(good && n == REC, "R: two requests in flight, in order");
 	unit_eq_long(rmt_read(&c, back, REC), 0, "R at the end: 0 bytes");
 	unit_eq_long(rmt_seek(&c, REC + 100, SEEK_SET), REC + 100,
-	    "L: seek to an offset");
+		     "L: seek to an offset");
 	unit_ok(rmt_read(&c, back, 50) == 50 &&
-	    memcmp(back, rec[1] + 100, 50) == 0,
-	    "R after L: the bytes at that offset");
+		    memcmp(back, rec[1] + 100, 50) == 0,
+		"R after L: the bytes at that offset");
 	unit_eq_long(rmt_seek(&c, -10, SEEK_CUR), REC + 140,
-	    "L: relative seek");
+		     "L: relative seek");
 	unit_ok(rmt_close(&c) == 0, "C: close again");
 	rmt_disconnect(&c);
 }
@@ -141,7 +143,7 @@ static void
 test_errors(void)
 {
 	char missing[4200];
-	unsigned char buf[16] = { 0 };
+	unsigned char buf[16] = {0};
 	struct rmt_conn c;
 	struct mtget mt;
 
@@ -149,28 +151,28 @@ test_errors(void)
 	start(&c, NULL);
 	errno = 0;
 	unit_ok(rmt_read(&c, buf, sizeof(buf)) == -1 && errno == EBADF,
-	    "R without an open device: EBADF");
+		"R without an open device: EBADF");
 	errno = 0;
 	unit_ok(rmt_open(&c, missing, O_RDONLY) == -1 && errno == ENOENT,
-	    "O of a missing file: ENOENT");
+		"O of a missing file: ENOENT");
 	unit_eq_str(c.msg, strerror(ENOENT), "... with the text of the error");
 	unit_ok(rmt_open(&c, path, O_RDONLY) == 0, "O: an existing file");
 	errno = 0;
 	unit_ok(rmt_write(&c, buf, sizeof(buf)) == -1 && errno == EBADF,
-	    "W to a file open for reading: EBADF");
+		"W to a file open for reading: EBADF");
 	errno = 0;
 	unit_ok(rmt_seek(&c, 0, 7) == -1 && errno == EINVAL,
-	    "L with whence 7: EINVAL");
+		"L with whence 7: EINVAL");
 	errno = 0;
 	unit_ok(rmt_seek(&c, -1, SEEK_SET) == -1 && errno == EINVAL,
-	    "L before the start: EINVAL");
+		"L before the start: EINVAL");
 	unit_ok(rmt_status(&c, &mt) == -1, "S on a plain file fails");
 	unit_ok(rmt_ioctl(&c, MTREW, -1) == -1 && errno == EINVAL,
-	    "I with a negative count is refused before sending");
+		"I with a negative count is refused before sending");
 	unit_ok(rmt_close(&c) == 0, "C");
 	errno = 0;
 	unit_ok(rmt_close(&c) == -1 && errno == EBADF,
-	    "C without an open device: EBADF");
+		"C without an open device: EBADF");
 	rmt_disconnect(&c);
 }
 
@@ -238,30 +240,35 @@ test_lost(void)
 
 	st = unit_fork(server_gone_child, NULL, &out);
 	unit_ok(strstr(out, "server exit 3\n") != NULL,
-	    "an unknown command ends the server with status %d",
-	    RMT_BAD_COMMAND);
+		"an unknown command ends the server with status %d",
+		RMT_BAD_COMMAND);
 	unit_ok(unit_exit_code(st) == LOST_STATUS &&
-	    strstr(out, "  DUMP: Lost connection to remote host.\n") != NULL &&
-	    strstr(out, "not reached") == NULL,
-	    "the client reports the lost connection and calls rmt_lost");
+		    strstr(out, "  DUMP: Lost connection to remote host.\n") !=
+			NULL &&
+		    strstr(out, "not reached") == NULL,
+		"the client reports the lost connection and calls rmt_lost");
 	free(out);
 
 	st = unit_fork(botched_child, bad_code, &out);
-	unit_ok(unit_exit_code(st) == LOST_STATUS && strstr(out,
-	    "Protocol to remote tape server botched (code \"Zxy\")") != NULL,
+	unit_ok(
+	    unit_exit_code(st) == LOST_STATUS &&
+		strstr(
+		    out,
+		    "Protocol to remote tape server botched (code \"Zxy\")") !=
+		    NULL,
 	    "a reply that is neither A nor E: botched, lost");
 	free(out);
 
 	st = unit_fork(botched_child, bad_number, &out);
-	unit_ok(unit_exit_code(st) == LOST_STATUS && strstr(out,
-	    "botched (code \"A12x\")") != NULL,
-	    "a reply number with trailing junk: botched");
+	unit_ok(unit_exit_code(st) == LOST_STATUS &&
+		    strstr(out, "botched (code \"A12x\")") != NULL,
+		"a reply number with trailing junk: botched");
 	free(out);
 
 	st = unit_fork(overlong_child, NULL, &out);
 	unit_ok(unit_exit_code(st) == LOST_STATUS &&
-	    strstr(out, "botched (read 99 of 16)") != NULL,
-	    "R answered with more bytes than asked: botched, lost");
+		    strstr(out, "botched (read 99 of 16)") != NULL,
+		"R answered with more bytes than asked: botched, lost");
 	free(out);
 }
 

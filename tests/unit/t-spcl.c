@@ -50,7 +50,7 @@ test_bswap(void)
 	unit_eq_long(spcl_bswap16(0x1234), 0x3412, "bswap16");
 	unit_eq_long(spcl_bswap32(0x11223344u), 0x44332211u, "bswap32");
 	unit_ok(spcl_bswap64(0x0102030405060708ULL) == 0x0807060504030201ULL,
-	    "bswap64");
+		"bswap64");
 }
 
 static void
@@ -63,31 +63,31 @@ test_checksum(void)
 	worked_example(&h);
 	spcl_set_checksum(&h);
 	unit_eq_long((uint32_t)h.s_spcl.c_checksum, 0x1d6fc7d1u,
-	    "checksum of a TS_INODE header of a dump 0.4b47 archive");
+		     "checksum of a TS_INODE header of a dump 0.4b47 archive");
 	unit_eq_long(spcl_sum(&h), CHECKSUM, "the header words sum to %d",
-	    CHECKSUM);
+		     CHECKSUM);
 	unit_eq_long(spcl_check(&h, 0), SPCL_NATIVE, "classified native");
 	unit_eq_long(spcl_check(&h, 1), SPCL_NATIVE,
-	    "classified native with the swapped hint too");
+		     "classified native with the swapped hint too");
 
 	/* the sum wraps at 2^32 instead of depending on int */
 	memset(&h, 0xff, sizeof(h));
 	sum = spcl_sum(&h);
 	unit_eq_long(sum, (uint32_t)(0u - 256u),
-	    "256 words of 0xffffffff sum to -256 mod 2^32");
+		     "256 words of 0xffffffff sum to -256 mod 2^32");
 
 	worked_example(&h);
 	spcl_set_checksum(&h);
 	b[700] ^= 0x01;
 	unit_eq_long(spcl_check(&h, 0), SPCL_BAD_CHECKSUM,
-	    "one flipped bit: bad checksum");
+		     "one flipped bit: bad checksum");
 	b[700] ^= 0x01;
 	h.s_spcl.c_magic = OFS_MAGIC;
 	unit_eq_long(spcl_check(&h, 0), SPCL_NOT_HEADER,
-	    "another magic: not a header");
+		     "another magic: not a header");
 	memset(&h, 0, sizeof(h));
 	unit_eq_long(spcl_check(&h, 0), SPCL_NOT_HEADER,
-	    "a block of zeros: not a header");
+		     "a block of zeros: not a header");
 }
 
 static void
@@ -103,43 +103,43 @@ test_swap_header(void)
 	orig = h;
 	spcl_swap_header(&h);
 	unit_eq_long(s->c_type, (int32_t)spcl_bswap32(TS_INODE),
-	    "swap: c_type reversed");
+		     "swap: c_type reversed");
 	unit_eq_long(s->c_magic, (int32_t)spcl_bswap32(NFS_MAGIC),
-	    "swap: c_magic reversed");
+		     "swap: c_magic reversed");
 	unit_eq_long(s->c_dinode.di_mode, spcl_bswap16(0100644),
-	    "swap: di_mode as 16 bits");
+		     "swap: di_mode as 16 bits");
 	unit_ok(s->c_dinode.di_size == spcl_bswap64(12),
-	    "swap: di_size as 64 bits");
+		"swap: di_size as 64 bits");
 	unit_eq_long(s->c_dinode.di_uid,
-	    spcl_bswap32(orig.s_spcl.c_dinode.di_uid), "swap: di_uid");
+		     spcl_bswap32(orig.s_spcl.c_dinode.di_uid), "swap: di_uid");
 	unit_eq_long(s->c_level, (int32_t)spcl_bswap32(5), "swap: c_level");
 	unit_eq_long(s->c_flags, (int32_t)spcl_bswap32(DR_NEWINODEFMT),
-	    "swap: c_flags");
+		     "swap: c_flags");
 	unit_eq_long(s->c_ntrec, (int32_t)spcl_bswap32(32), "swap: c_ntrec");
 	unit_ok(memcmp(s->c_addr, orig.s_spcl.c_addr, TP_NINDIR) == 0 &&
-	    memcmp(s->c_label, "testlbl", 8) == 0 &&
-	    memcmp(s->c_host, orig.s_spcl.c_host, NAMELEN) == 0,
-	    "swap: c_addr, label and names stay byte strings");
+		    memcmp(s->c_label, "testlbl", 8) == 0 &&
+		    memcmp(s->c_host, orig.s_spcl.c_host, NAMELEN) == 0,
+		"swap: c_addr, label and names stay byte strings");
 	unit_eq_long(spcl_check(&h, 0), SPCL_BAD_CHECKSUM,
-	    "swapped fields alone do not make a foreign header");
+		     "swapped fields alone do not make a foreign header");
 	/* A foreign writer sums its own words, strings included. */
 	s->c_checksum = 0;
-	s->c_checksum = (int32_t)spcl_bswap32((uint32_t)CHECKSUM -
-	    spcl_sum_swapped(&h));
+	s->c_checksum =
+	    (int32_t)spcl_bswap32((uint32_t)CHECKSUM - spcl_sum_swapped(&h));
 	unit_eq_long(spcl_check(&h, 0), SPCL_SWAPPED,
-	    "a foreign header is classified swapped");
+		     "a foreign header is classified swapped");
 	unit_eq_long(spcl_check(&h, 1), SPCL_SWAPPED,
-	    "... also with the swapped hint");
+		     "... also with the swapped hint");
 	unit_eq_long(spcl_sum_swapped(&h), CHECKSUM,
-	    "its swapped words sum to %d", CHECKSUM);
+		     "its swapped words sum to %d", CHECKSUM);
 	((unsigned char *)&h)[40] ^= 0x80;
 	unit_eq_long(spcl_check(&h, 1), SPCL_BAD_CHECKSUM,
-	    "a damaged swapped header: bad checksum");
+		     "a damaged swapped header: bad checksum");
 	((unsigned char *)&h)[40] ^= 0x80;
 	spcl_swap_header(&h);
 	h.s_spcl.c_checksum = orig.s_spcl.c_checksum;
 	unit_ok(memcmp(&h, &orig, sizeof(h)) == 0,
-	    "swapping twice gives the header back");
+		"swapping twice gives the header back");
 }
 
 static void
@@ -152,9 +152,9 @@ test_swap_inos(void)
 		h.s_spcl.c_inos[i] = (uint32_t)i * 0x01010101u + 1;
 	spcl_swap_inos(&h);
 	unit_ok(h.s_spcl.c_inos[0] == spcl_bswap32(1) &&
-	    h.s_spcl.c_inos[TP_NINOS - 1] ==
-	    spcl_bswap32((TP_NINOS - 1) * 0x01010101u + 1),
-	    "c_inos: every entry swapped, the last one too");
+		    h.s_spcl.c_inos[TP_NINOS - 1] ==
+			spcl_bswap32((TP_NINOS - 1) * 0x01010101u + 1),
+		"c_inos: every entry swapped, the last one too");
 	unit_eq_long(h.s_spcl.c_count, 0, "c_inos: c_count untouched");
 }
 
@@ -192,17 +192,17 @@ test_swap_dirents(void)
 	size_t len = make_dirents(buf), second = TAPE_DIRSIZ(1);
 
 	memcpy(orig, buf, sizeof(buf));
-	spcl_swap_dirents(buf, len, 0);		/* native -> foreign */
+	spcl_swap_dirents(buf, len, 0); /* native -> foreign */
 	memcpy(&d, buf + second, TAPE_DIRENT_HDRLEN);
 	unit_ok(d.d_ino == spcl_bswap32(70000) &&
-	    d.d_reclen == spcl_bswap16(DUMP_DIRBLKSIZ - second),
-	    "dirents to foreign order: the second entry is swapped");
+		    d.d_reclen == spcl_bswap16(DUMP_DIRBLKSIZ - second),
+		"dirents to foreign order: the second entry is swapped");
 	unit_ok(memcmp(buf + second + TAPE_DIRENT_HDRLEN, "bcd", 3) == 0 &&
-	    d.d_type == DT_TAPE_DIR && d.d_namlen == 3,
-	    "dirents: type, length and name bytes stay");
-	spcl_swap_dirents(buf, len, 1);		/* foreign -> native */
+		    d.d_type == DT_TAPE_DIR && d.d_namlen == 3,
+		"dirents: type, length and name bytes stay");
+	spcl_swap_dirents(buf, len, 1); /* foreign -> native */
 	unit_ok(memcmp(buf, orig, sizeof(buf)) == 0,
-	    "dirents back from foreign order: identical");
+		"dirents back from foreign order: identical");
 
 	/* a zero record length ends the walk: nothing after it changes */
 	make_dirents(buf);
@@ -210,7 +210,7 @@ test_swap_dirents(void)
 	memcpy(orig, buf, sizeof(buf));
 	spcl_swap_dirents(buf, len, 0);
 	unit_ok(memcmp(buf + second, orig + second, len - second) == 0,
-	    "dirents: a zero record length stops the walk");
+		"dirents: a zero record length stops the walk");
 }
 
 int

@@ -18,8 +18,8 @@
 
 #include "unit.h"
 
-#define READ_CHUNK	4096
-#define RM_FDS		16
+#define READ_CHUNK 4096
+#define RM_FDS	   16
 
 static int count, failed;
 static char tmpdir[4096];
@@ -110,7 +110,7 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	(void)ftw;
 	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) != 0)
 		fprintf(stderr, "unit: cannot remove %s: %s\n", path,
-		    strerror(errno));
+			strerror(errno));
 	return 0;
 }
 
@@ -136,7 +136,7 @@ unit_tmpdir(void)
 	snprintf(tmpdir, sizeof(tmpdir), "%s/dump-unit.XXXXXX", base);
 	if (mkdtemp(tmpdir) == NULL) {
 		fprintf(stderr, "unit: mkdtemp %s: %s\n", tmpdir,
-		    strerror(errno));
+			strerror(errno));
 		exit(2);
 	}
 	return tmpdir;

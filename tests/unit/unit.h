@@ -14,7 +14,7 @@
 
 /* One check: passes when cond is non-zero.  Returns cond. */
 int unit_ok(int cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* A check that cannot run here: "ok N # skip title". */
 void unit_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A diagnostic line ("# ..."), shown under a failed check. */
@@ -24,9 +24,9 @@ int unit_done(void);
 
 /* Equality checks that say what was got when they fail. */
 int unit_eq_long(long long got, long long want, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 int unit_eq_str(const char *got, const char *want, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Run fn(arg) in a child process (for code that exits, or that must not
