@@ -136,20 +136,6 @@ dirindex_put(size_t idx)
 	dirindex[i] = idx + 1;
 }
 
-/* Write a name with anything unprintable escaped as \ooo. */
-void
-dirs_put_escaped(const char *name, size_t len, FILE *fp)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		if (isprint(c) && c != '\\' && c != '"')
-			putc(c, fp);
-		else
-			fprintf(fp, "\\%03o", c);
-	}
-}
-
 /* Report a refused entry. */
 static void
 refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
@@ -157,7 +143,7 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
 {
 	nrefused++;
 	rmsg("Directory inode %lu: refusing entry \"", (unsigned long)dino);
-	dirs_put_escaped(name, len, stderr);
+	report_name(name, len, stderr);
 	rmsg("\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
@@ -167,9 +153,9 @@ shorten(uint32_t dino, const char *name, size_t len, size_t cut, uint32_t ino)
 {
 	nrefused++;
 	rmsg("Directory inode %lu: entry \"", (unsigned long)dino);
-	dirs_put_escaped(name, len, stderr);
+	report_name(name, len, stderr);
 	rmsg("\" (inode %lu) kept as \"", (unsigned long)ino);
-	dirs_put_escaped(name, cut, stderr);
+	report_name(name, cut, stderr);
 	fputs("\": NUL inside the name\n", stderr);
 }
 

@@ -220,7 +220,7 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 		case 7: prefix = "system."; break;
 		default:
 			/* One line: an encrypted name may hold any byte. */
-			dirs_put_escaped(path, strlen(path), stderr);
+			report_name(path, strlen(path), stderr);
 			rmsg(": Unknown EA index %u (inode %lu): "
 			     "skipped\n",
 			     idx, (unsigned long)ino);

@@ -28,7 +28,6 @@ bool dirs_is_dir(uint32_t ino);
 bool dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
 unsigned long dirs_refused(void);
-void dirs_put_escaped(const char *name, size_t len, FILE *fp);
 void dirs_read(void);
 void dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
@@ -73,6 +72,7 @@ int qfa_positions(char **names, int nnames);
  * (with it: err(3) and warn(3)). */
 void rfatal(int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
+void report_name(const char *name, size_t len, FILE *fp);
 void rmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* symtab.c */

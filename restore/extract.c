@@ -289,14 +289,14 @@ link_hole(size_t n, void *arg)
 static void
 nul_in_target(const char *path, const char *text, size_t len)
 {
-	dirs_put_escaped(path, strlen(path), stderr);
+	report_name(path, strlen(path), stderr);
 	fprintf(stderr,
 		": symbolic link target (inode %lu) holds a NUL "
 		"byte, cut there: \"",
 		(unsigned long)curhdr.s_spcl.c_inumber);
-	dirs_put_escaped(text, len, stderr);
+	report_name(text, len, stderr);
 	fputs("\" kept as \"", stderr);
-	dirs_put_escaped(text, strlen(text), stderr);
+	report_name(text, strlen(text), stderr);
 	fputs("\"\n", stderr);
 	errors++;
 }
@@ -321,7 +321,7 @@ restore_symlink(int dfd, const char *name, const char *path)
 	else if (l->len == 0)
 		rmsg("%s: zero length symbolic link (ignored)\n", path);
 	else if (l->text[0] == '\0') {
-		dirs_put_escaped(path, strlen(path), stderr);
+		report_name(path, strlen(path), stderr);
 		rmsg(": symbolic link target (inode %lu) starts "
 		     "with a NUL byte (ignored)\n",
 		     (unsigned long)curhdr.s_spcl.c_inumber);

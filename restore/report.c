@@ -14,6 +14,7 @@
  * The listing of ls in restore -i goes to stderr as well, as in 0.4b47,
  * but it is output, not a report: ishls.c writes it itself.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,4 +41,20 @@ rfatal(int status, const char *fmt, ...)
 	(void)vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	exit(status);
+}
+
+/* Write a name with anything unprintable escaped as \ooo, so that a
+ * message about it stays one line (names of encrypted directories hold
+ * any byte). */
+void
+report_name(const char *name, size_t len, FILE *fp)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (isprint(c) && c != '\\' && c != '"')
+			putc(c, fp);
+		else
+			fprintf(fp, "\\%03o", c);
+	}
 }
