@@ -10,7 +10,8 @@
 #          bsdutils for terminal questions; Amanda (server and client, with
 #          mailutils as its mailer so that no MTA comes along, and the
 #          Encode::Locale its Perl tools need) for t8500
-#   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz)
+#   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz);
+#          clang-format for the layout check of t0020
 #   package: debhelper, dpkg-dev, fakeroot and lintian for the Debian
 #          package (debian/, dpkg-buildpackage -us -uc -b; t0200)
 set -e
@@ -27,6 +28,6 @@ apt-get install -y --no-install-recommends \
 	liblzo2-dev libzstd-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
-	ca-certificates clang libclang-rt-14-dev \
+	ca-certificates clang libclang-rt-14-dev clang-format \
 	amanda-server amanda-client mailutils libencode-locale-perl \
 	debhelper dpkg-dev fakeroot lintian
