@@ -126,7 +126,7 @@ test_expect_success ROOT,LOOP,OURDUMP 'output disk full with -f - into a full fi
 '
 
 test_expect_success OURDUMP 'bad option' '
-	run_dump badopt -0 -Z -f out.dump -D dd /dev/null &&
+	run_dump badopt -0 -K -f out.dump -D dd /dev/null &&
 	failed_cleanly badopt && test "$(cat badopt.rc)" = 1 &&
 	grep -i "invalid option\|unknown option\|usage" badopt.err
 '
