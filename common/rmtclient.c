@@ -150,10 +150,13 @@ rmt_split(const char *name, struct rmt_conn *c, const char **path)
 	return 0;
 }
 
-/* One reply line of the first exchange; -1 if the server is not there
- * (the remote shell failed) or does not speak the protocol. */
+/*
+ * Read one reply line without its '\n' into buf (REPLY_MAX bytes, always
+ * terminated): 0, or -1 when the link ended or failed, or -2 when the
+ * line is too long (buf then holds its start).
+ */
 static int
-probe_line(struct rmt_conn *c, char *buf)
+read_line(struct rmt_conn *c, char *buf)
 {
 	size_t n = 0;
 
@@ -163,14 +166,28 @@ probe_line(struct rmt_conn *c, char *buf)
 
 		if (r == -1 && errno == EINTR)
 			continue;
-		if (r != 1 || n + 1 >= REPLY_MAX)
+		if (r != 1) {
+			buf[n] = '\0';
 			return -1;
+		}
 		if (ch == '\n')
 			break;
+		if (n + 1 >= REPLY_MAX) {
+			buf[n] = '\0';
+			return -2;
+		}
 		buf[n++] = ch;
 	}
 	buf[n] = '\0';
 	return 0;
+}
+
+/* One reply line of the first exchange; -1 if the server is not there
+ * (the remote shell failed) or does not speak the protocol. */
+static int
+probe_line(struct rmt_conn *c, char *buf)
+{
+	return read_line(c, buf) == 0 ? 0 : -1;
 }
 
 /*
@@ -314,29 +331,15 @@ send_req(struct rmt_conn *c, const void *buf, size_t len)
 static void
 get_line(struct rmt_conn *c, char *buf)
 {
-	size_t n = 0;
+	int r = read_line(c, buf);
 
-	for (;;) {
-		char ch;
-		ssize_t r = read(c->from, &ch, 1);
-
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r != 1)
-			lost(c);
-		if (ch == '\n')
-			break;
-		if (n + 1 >= REPLY_MAX) {
-			buf[n] = '\0';
-			fprintf(stderr,
-				"%sProtocol to remote tape server "
-				"botched (rmtgets got \"%s\").\n",
-				rmt_msg_prefix, buf);
-			lost(c);
-		}
-		buf[n++] = ch;
-	}
-	buf[n] = '\0';
+	if (r == -2)
+		fprintf(stderr,
+			"%sProtocol to remote tape server "
+			"botched (rmtgets got \"%s\").\n",
+			rmt_msg_prefix, buf);
+	if (r != 0)
+		lost(c);
 }
 
 /* Parse a decimal number filling the whole string. */
