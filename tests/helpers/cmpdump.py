@@ -319,8 +319,9 @@ def show_inode(path, ino):
     return 1
 
 
-def show_names(path):
-    out = sys.stdout.buffer
+def dir_entries(path):
+    """Every live entry of every directory of the archive, in archive
+    order: (directory inode, entry inode, name bytes as archived)."""
     for u in group(read_records(path)):
         r = u[0]
         if r.type != TS_INODE or r.is_ea or (r.mode & S_IFMT) != S_IFDIR:
@@ -332,28 +333,23 @@ def show_names(path):
             if reclen < 8 or reclen % 4:
                 break
             if ino:
-                out.write(blob[off + 8:off + 8 + namlen] + b'\n')
+                yield r.ino, ino, blob[off + 8:off + 8 + namlen]
             off += reclen
+
+
+def show_names(path):
+    out = sys.stdout.buffer
+    for _, _, name in dir_entries(path):
+        out.write(name + b'\n')
     return 0
 
 
 def show_dirents(path):
     """One line per live entry of every directory but "." and "..":
     "DIRINO INO HEXNAME", the name's bytes exactly as archived."""
-    for u in group(read_records(path)):
-        r = u[0]
-        if r.type != TS_INODE or r.is_ea or (r.mode & S_IFMT) != S_IFDIR:
-            continue
-        blob = b''.join(b for x in u for b in x.data)[:r.size]
-        off = 0
-        while off + 8 <= len(blob):
-            ino, reclen, dtype, namlen = struct.unpack_from('<IHBB', blob, off)
-            if reclen < 8 or reclen % 4:
-                break
-            name = blob[off + 8:off + 8 + namlen]
-            if ino and name not in (b'.', b'..'):
-                print('%d %d %s' % (r.ino, ino, name.hex()))
-            off += reclen
+    for dino, ino, name in dir_entries(path):
+        if name not in (b'.', b'..'):
+            print('%d %d %s' % (dino, ino, name.hex()))
     return 0
 
 
