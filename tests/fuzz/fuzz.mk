@@ -17,7 +17,7 @@
 # flags (sanitizers when configured), linked with the objects of the
 # programs; t9100-fuzz-corpus.sh runs them over the corpus.  `make fuzz`
 # builds fuzz/lf/fuzz_TARGET with clang and libFuzzer and runs each for
-# FUZZ_SECONDS (new inputs go to fuzz/work/TARGET, crashes to
+# FUZZ_SECONDS (new inputs go to fuzz/runs/TARGET, crashes to
 # fuzz/artifacts/).
 FUZZ_TARGETS = header dirs ea zrecord fs
 FUZZ_SECONDS = 30
@@ -133,7 +133,7 @@ fuzz-build: $(FZ_LF_BINS)
 fuzz: $(FZ_LF_BINS)
 	@mkdir -p $(FZ)/artifacts; rc=0; \
 	for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(FZ)/work/$$t; \
+	  mkdir -p $(FZ)/runs/$$t; \
 	  echo "=== fuzz_$$t: $(FUZZ_SECONDS) s"; \
 	  seeds=$(FZSRC)/corpus/$$t; \
 	  test -d $(FZSRC)/regress/$$t && seeds="$$seeds $(FZSRC)/regress/$$t"; \
@@ -146,13 +146,13 @@ fuzz: $(FZ_LF_BINS)
 	  ASAN_OPTIONS=$$asan $(FZL)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
 	    -artifact_prefix=$(FZ)/artifacts/$$t- $$leaks $$max $(FUZZ_ARGS) \
-	    $(FZ)/work/$$t $$seeds >$(FZ)/work/$$t.log 2>&1 || \
-	    { rc=1; echo "fuzz_$$t FAILED:"; tail -n 60 $(FZ)/work/$$t.log; }; \
+	    $(FZ)/runs/$$t $$seeds >$(FZ)/runs/$$t.log 2>&1 || \
+	    { rc=1; echo "fuzz_$$t FAILED:"; tail -n 60 $(FZ)/runs/$$t.log; }; \
 	  grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' \
-	    $(FZ)/work/$$t.log || true; \
+	    $(FZ)/runs/$$t.log || true; \
 	done; exit $$rc
 
 clean-fuzz:
-	rm -rf $(FZ)/*.o $(FZ_REPLAY) $(FZL) $(FZ)/work $(FZ)/artifacts
+	rm -rf $(FZ)/*.o $(FZ_REPLAY) $(FZL) $(FZ)/runs $(FZ)/artifacts
 
 .PHONY: fuzz fuzz-build fuzz-replay clean-fuzz
