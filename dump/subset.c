@@ -41,6 +41,7 @@ struct frame {
  * (a directory met again as an ancestor or an entry is not walked
  * twice) and the stack of directories being walked. */
 struct walk {
+	const struct dump_fs *dfs;
 	ext2_filsys fs;
 	ext2_ino_t maxino;
 	uint8_t *visit;
@@ -102,11 +103,13 @@ walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
 }
 
 /* Start walking dir: its entries become the top frame.  A directory
- * that cannot be read costs its own contents only, as anywhere else in
- * dump. */
+ * that cannot be read costs its own contents only, and a damaged block
+ * its own entries only, as anywhere else in dump; pass III reports the
+ * damage when it dumps the directory. */
 static void
 push_dir(struct walk *w, ext2_ino_t dir)
 {
+	struct ext2_inode_large in;
 	errcode_t rc;
 
 	if (map_test(w->walked, dir))
@@ -119,9 +122,12 @@ push_dir(struct walk *w, ext2_ino_t dir)
 	}
 	w->fill = &w->frames[w->depth++];
 	memset(w->fill, 0, sizeof(*w->fill));
-	rc = ext2fs_dir_iterate2(w->fs, dir, 0, NULL, walk_entry, w);
+	rc = ext2fs_read_inode_full(w->fs, dir, (struct ext2_inode *)&in,
+				    sizeof(in));
 	if (rc != 0)
 		optr_ino_error(rc, "Cannot read directory", dir);
+	else
+		(void)dirwalk(w->dfs, dir, &in, 0, walk_entry, w);
 }
 
 /*
@@ -263,6 +269,7 @@ subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
 	int i, rc = 0;
 
 	memset(&w, 0, sizeof(w));
+	w.dfs = dfs;
 	w.fs = dfs->fs;
 	w.maxino = dfs->maxino;
 	w.visit = xcalloc(TAPE_MAPSIZE(dfs->maxino), 1);

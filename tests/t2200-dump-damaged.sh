@@ -278,6 +278,17 @@ test_expect_success ROOT 'directories: an incremental dump still finds the chang
 	grep "	\./big_d/$f\$" inc.list
 '
 
+test_expect_success ROOT,LOOP 'directories: a subset dump keeps the entries past a damaged block' '
+	cp dir.img sub.img &&
+	image_mount sub.img submnt ro,noload &&
+	"$DUMP" -0 -f sub.ours submnt/big_d </dev/null 2>sub.err &&
+	grep "DUMP IS DONE" sub.err &&
+	reported sub "$(ino sub.img /big_d)" "directory block 1 damaged" &&
+	"$RESTORE" -t -f sub.ours >sub.list &&
+	test "$(grep -c "	\./big_d/file_with_a_longish_name_number_" sub.list)" = \
+		"$(ls dir.r/big_d | wc -l)"
+'
+
 test_expect_success ROOT 'colliding inode tables: the later group is skipped' '
 	mkfs ext4 col.img -g 1024 -N 128 -O ^flex_bg,^resize_inode &&
 	cp col.img colbase.img &&
