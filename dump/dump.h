@@ -120,6 +120,7 @@ void options_free(struct dump_opts *o);
 /* fsopen.c */
 int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs);
 void fsopen_close(struct dump_fs *dfs);
+int fsopen_same_name(const char *name, const char *path);
 
 /* traverse.c */
 void traverse_report_fixed(const struct dump_opts *o,
