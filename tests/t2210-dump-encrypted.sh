@@ -185,6 +185,33 @@ test_expect_success $P,OURRESTORE 'restore -t lists the entries escaped' '
 		$((322 - refused))
 '
 
+# An encrypted directory of no entries: -C can compare all but its
+# encryption context, which it reports and counts as -r and -x do.
+test_expect_success $P,OURRESTORE 'restore -C counts a skipped attribute: exit 1' '
+	mke2fs -q -F -t ext4 -b 1024 -O encrypt,^metadata_csum small.img 16M &&
+	image_mount small.img smnt &&
+	mkdir smnt/e &&
+	"$PYTHON" "$HELPERS/fscrypt.py" encrypt smnt smnt/e &&
+	setfattr -n user.kept -v yes smnt/e &&
+	image_umount smnt &&
+	sdev=$(image_attach small.img) &&
+	"$DUMP" -0 -f small.dump "$sdev" 2>small-dump.err &&
+	hostile_run x small.dump ./e &&
+	test $hostile_rc = 1 &&
+	test "$(getfattr --only-values -n user.kept "$BOX/target/e")" = yes &&
+	{ "$RESTORE" -C -D "$BOX/target" -f small.dump ./e >cmp.out 2>cmp.err
+	  rc=$?; } &&
+	cat cmp.err &&
+	test $rc = 1 &&
+	grep "^\./e: Unknown EA index 9 (inode [0-9]*): skipped\$" cmp.err &&
+	! grep "compare errors" cmp.out &&
+	setfattr -n user.kept -v no "$BOX/target/e" &&
+	{ "$RESTORE" -C -D "$BOX/target" -f small.dump ./e >cmp.out 2>cmp.err
+	  rc=$?; } &&
+	test $rc = 2 &&
+	grep "compare errors" cmp.out
+'
+
 test_expect_success $P,ORACLE,OURRESTORE \
 	'restore -t lists what 0.4b47 lists, escaped' '
 	oracle_run t clean.dump &&
