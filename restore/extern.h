@@ -90,6 +90,7 @@ const char *sym_next_component(const char **path, size_t *len);
 void sym_not_on_tape(const char *path);
 const char *sym_path(const struct entry *e);
 void sym_relink(void);
+char *sym_unescape(const char *name);
 int sym_write(int dirfd, const char *name);
 
 /* tape.c */

@@ -33,10 +33,8 @@ has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-/* Resolve a name typed at the prompt: absolute from the root, else from
- * the current directory; "." and ".." are understood. */
-struct entry *
-ish_resolve(const char *arg)
+static struct entry *
+resolve(const char *arg)
 {
 	struct entry *e = arg[0] == '/' ? sym_root : ish_cwd;
 	const char *comp;
@@ -48,6 +46,23 @@ ish_resolve(const char *arg)
 		else
 			e = e->type == E_NODE ? sym_lookup_child(e, comp, n)
 					      : NULL;
+	}
+	return e;
+}
+
+/* Resolve a name typed at the prompt: absolute from the root, else from
+ * the current directory; "." and ".." are understood.  A name not found
+ * as typed is tried with its \ooo escapes undone (as -t and ls list
+ * encrypted names). */
+struct entry *
+ish_resolve(const char *arg)
+{
+	struct entry *e = resolve(arg);
+	char *raw;
+
+	if (e == NULL && (raw = sym_unescape(arg)) != NULL) {
+		e = resolve(raw);
+		free(raw);
 	}
 	return e;
 }

@@ -356,10 +356,45 @@ sym_next_component(const char **path, size_t *len)
 	return p;
 }
 
-/* Find a name given on the command line: ".", "./a/b", "a/b", "/a/b".
- * Empty and "." components are ignored. */
-struct entry *
-sym_lookup_path(const char *path)
+/*
+ * A name as restore -t lists names of encrypted directories, bytes
+ * written as \ooo, turned back into its bytes; NULL (nothing to undo)
+ * when it holds no such sequence or one stands for a NUL.  The caller
+ * frees the result.
+ */
+char *
+sym_unescape(const char *name)
+{
+	char *out = xmalloc(strlen(name) + 1), *o = out;
+	bool any = false;
+
+	while (*name != '\0') {
+		unsigned v;
+
+		if (name[0] == '\\' && name[1] >= '0' && name[1] <= '3' &&
+		    name[2] >= '0' && name[2] <= '7' && name[3] >= '0' &&
+		    name[3] <= '7') {
+			v = (unsigned)(name[1] - '0') << 6 |
+			    (unsigned)(name[2] - '0') << 3 |
+			    (unsigned)(name[3] - '0');
+			if (v == 0)
+				break;
+			*o++ = (char)v;
+			name += 4;
+			any = true;
+		} else
+			*o++ = *name++;
+	}
+	*o = '\0';
+	if (!any || *name != '\0') {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static struct entry *
+lookup_path(const char *path)
 {
 	struct entry *e = sym_root;
 	const char *comp;
@@ -367,6 +402,22 @@ sym_lookup_path(const char *path)
 
 	while (e != NULL && (comp = sym_next_component(&path, &n)) != NULL)
 		e = sym_lookup_child(e, comp, n);
+	return e;
+}
+
+/* Find a name given on the command line: ".", "./a/b", "a/b", "/a/b".
+ * Empty and "." components are ignored.  A name not found as typed is
+ * tried once more with its \ooo escapes undone (a name copied from -t). */
+struct entry *
+sym_lookup_path(const char *path)
+{
+	struct entry *e = lookup_path(path);
+	char *raw;
+
+	if (e == NULL && (raw = sym_unescape(path)) != NULL) {
+		e = lookup_path(raw);
+		free(raw);
+	}
 	return e;
 }
 

@@ -185,6 +185,28 @@ test_expect_success $P,OURRESTORE 'restore -t lists the entries escaped' '
 		$((322 - refused))
 '
 
+# A name of -t (escaped) that restore keeps as it is: no NUL, no "/".
+test_expect_success $P,OURRESTORE 'restore -x and -i take a name as -t lists it' '
+	hostile_run t enc.dump &&
+	sed -n "s|^ *[0-9]*	\(\./enc/.*\\\\[0-7][0-7][0-7].*\)\$|\1|p" hostile.out |
+		grep -v "\\\\000\|\\\\057" >escaped.names &&
+	test -s escaped.names &&
+	name=$(head -n 1 escaped.names) &&
+	hostile_run x enc.dump "$name" &&
+	! grep "is not on the tape" hostile.err &&
+	test $(find "$BOX/target/enc" -mindepth 1 -maxdepth 1 -printf x | wc -c) = 1 &&
+	hostile_run x enc.dump ./plain &&
+	test "$(cat "$BOX/target/plain")" = plain &&
+	hostile_run x enc.dump "$name.not" &&
+	grep -F "$name.not is not on the tape" hostile.err &&
+	printf "add %s\nextract\nquit\n" "$name" >ish.in &&
+	rm -rf ish && mkdir ish &&
+	(cd ish && "$RESTORE" -i -a -o -y -f ../enc.dump <../ish.in \
+		>../ish.out 2>../ish.err; test $? -le 1) &&
+	! grep "is not on the tape" ish.err &&
+	test $(find ish/enc -mindepth 1 -maxdepth 1 -printf x | wc -c) = 1
+'
+
 # An encrypted directory of no entries: -C can compare all but its
 # encryption context, which it reports and counts as -r and -x do.
 test_expect_success $P,OURRESTORE 'restore -C counts a skipped attribute: exit 1' '
