@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,22 @@ lost(struct rmt_conn *c)
 	rmt_disconnect(c);
 	rmt_lost();
 	exit(X_ABORT); /* in case the hook returned */
+}
+
+/* The server broke the protocol: say how, in 0.4b47's words ("Protocol
+ * to remote tape server botched (WHAT)."), and give the link up. */
+static _Noreturn void __attribute__((format(printf, 2, 3)))
+botched(struct rmt_conn *c, const char *fmt, ...)
+{
+	char what[2 * REPLY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%sProtocol to remote tape server botched (%s).\n",
+		rmt_msg_prefix, what);
+	lost(c);
 }
 
 int
@@ -214,11 +231,7 @@ probe(struct rmt_conn *c)
 	c->strict = 0;
 	if (line[0] == 'E' || line[0] == 'F')
 		return probe_line(c, c->msg);
-	fprintf(stderr,
-		"%sProtocol to remote tape server botched "
-		"(code \"%s\").\n",
-		rmt_msg_prefix, line);
-	lost(c);
+	botched(c, "code \"%s\"", line);
 }
 
 /* The link ended before the server's first answer: the remote shell's
@@ -334,10 +347,7 @@ get_line(struct rmt_conn *c, char *buf)
 	int r = read_line(c, buf);
 
 	if (r == -2)
-		fprintf(stderr,
-			"%sProtocol to remote tape server "
-			"botched (rmtgets got \"%s\").\n",
-			rmt_msg_prefix, buf);
+		botched(c, "rmtgets got \"%s\"", buf);
 	if (r != 0)
 		lost(c);
 }
@@ -374,11 +384,7 @@ get_reply(struct rmt_conn *c)
 		errno = (int)v;
 		return -1;
 	}
-	fprintf(stderr,
-		"%sProtocol to remote tape server botched "
-		"(code \"%s\").\n",
-		rmt_msg_prefix, line);
-	lost(c);
+	botched(c, "code \"%s\"", line);
 }
 
 /* The symbolic open flags, as 0.4b47 sends them. */
@@ -450,13 +456,8 @@ get_count_reply(struct rmt_conn *c, size_t len, const char *verb)
 {
 	long long v = get_reply(c);
 
-	if (v > (long long)len) {
-		fprintf(stderr,
-			"%sProtocol to remote tape server botched "
-			"(%s %lld of %zu).\n",
-			rmt_msg_prefix, verb, v, len);
-		lost(c);
-	}
+	if (v > (long long)len)
+		botched(c, "%s %lld of %zu", verb, v, len);
 	return (ssize_t)v;
 }
 
@@ -558,13 +559,8 @@ rmt_status(struct rmt_conn *c, struct mtget *mt)
 	v = get_reply(c);
 	if (v < 0)
 		return -1;
-	if (v > STATUS_MAX) {
-		fprintf(stderr,
-			"%sProtocol to remote tape server botched "
-			"(status of %lld bytes).\n",
-			rmt_msg_prefix, v);
-		lost(c);
-	}
+	if (v > STATUS_MAX)
+		botched(c, "status of %lld bytes", v);
 	if ((size_t)v != sizeof(*mt)) {
 		fprintf(stderr,
 			"%smtget sizes different between host (%zu) "

@@ -30,21 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef HAVE_LIBDEFLATE
-#include <libdeflate.h>
-#elif defined(HAVE_ZLIB)
-#include <zlib.h>
-#endif
-#ifdef HAVE_BZLIB
-#include <bzlib.h>
-#endif
-#ifdef HAVE_LZO
-#include <lzo/lzo1x.h>
-#endif
-#ifdef HAVE_ZSTD
-#include <zstd.h>
-#endif
-
+#include "codecs.h"
 #include "compress.h"
 
 /* bzip2's work factor as dump 0.4b47 passes it (its default). */
@@ -107,10 +93,6 @@ zlib_record(int level, const void *src, size_t len, void *dst, size_t cap)
 		return 0; /* output full (Z_OK) or an error */
 	return (size_t)zs.total_out;
 }
-#endif
-
-#if defined(HAVE_LIBDEFLATE) || defined(HAVE_ZLIB)
-#define HAVE_ZLIB_FORMAT 1
 #endif
 
 #ifdef HAVE_ZSTD

@@ -132,14 +132,21 @@ dirwalk(const struct dump_fs *dfs, ext2_ino_t ino, struct ext2_inode_large *in,
 	return rc != 0 ? -1 : 0;
 }
 
-/* Checked by name as well: libext2fs does not flag the ".." it makes up
- * for an inline-data directory, and taking it for an entry would select
- * (or, below an excluded directory, exclude) the parent. */
+/*
+ * Whether an entry the walk passes names a child to follow: neither "."
+ * nor ".." and an inode number in 1..maxino-1.  "." and ".." are checked
+ * by name as well: libext2fs does not flag the ".." it makes up for an
+ * inline-data directory, and taking it for an entry would select (or,
+ * below an excluded directory, exclude) the parent.
+ */
 int
-dirwalk_is_dot(const struct ext2_dir_entry *de)
+dirwalk_is_child(int entry, const struct ext2_dir_entry *de, ext2_ino_t maxino)
 {
 	int len = ext2fs_dirent_name_len(de);
 
-	return (len == 1 && de->name[0] == '.') ||
-	    (len == 2 && de->name[0] == '.' && de->name[1] == '.');
+	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
+	    (len == 1 && de->name[0] == '.') ||
+	    (len == 2 && de->name[0] == '.' && de->name[1] == '.'))
+		return 0;
+	return de->inode != 0 && de->inode < maxino;
 }

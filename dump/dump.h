@@ -120,6 +120,7 @@ void options_free(struct dump_opts *o);
 /* fsopen.c */
 int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs);
 void fsopen_close(struct dump_fs *dfs);
+int fsopen_same_name(const char *name, const char *path);
 
 /* traverse.c */
 void traverse_report_fixed(const struct dump_opts *o,
@@ -191,9 +192,10 @@ void fsopen_free_subset(struct dump_subset *sub);
 int subset_visit(const struct dump_fs *dfs, const struct dump_subset *sub,
 		 ext2_ino_t **order, size_t *n);
 
-/* dirwalk.c: whether a directory entry is "." or ".." (libext2fs does
- * not flag the ".." it makes up for an inline-data directory). */
-int dirwalk_is_dot(const struct ext2_dir_entry *de);
+/* dirwalk.c: whether an entry is a child to follow: not "." or ".."
+ * (by flag or by name) and an inode number below maxino. */
+int dirwalk_is_child(int entry, const struct ext2_dir_entry *de,
+		     ext2_ino_t maxino);
 
 /* traverse.c: passes I and II over the subset; -1 on a bad operand. */
 int traverse_map_subset(const struct dump_opts *o, const struct dump_fs *dfs,

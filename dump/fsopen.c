@@ -58,9 +58,10 @@ resolve_tag(const char *s)
 	return blkid_evaluate_tag(s, NULL, NULL);
 }
 
-/* Whether name equals path, also ignoring a leading '/' of path. */
-static int
-same_name(const char *name, const char *path)
+/* Whether name equals path, also ignoring a leading '/' of path: how a
+ * dump operand or a dumpdates identifier names a mount table entry. */
+int
+fsopen_same_name(const char *name, const char *path)
 {
 	if (strcmp(name, path) == 0)
 		return 1;
@@ -90,7 +91,8 @@ search_table(const char *table, const char *name, char **dev, char **dir)
 					       : xstrdup(m->mnt_fsname);
 		if (fsname == NULL)
 			continue;
-		if (same_name(name, m->mnt_dir) || same_name(name, fsname) ||
+		if (fsopen_same_name(name, m->mnt_dir) ||
+		    fsopen_same_name(name, fsname) ||
 		    strcmp(name, m->mnt_fsname) == 0) {
 			*dev = fsname;
 			*dir = xstrdup(m->mnt_dir);

@@ -375,6 +375,15 @@ slots_per_header(const struct dump_fs *dfs)
 	return n < TP_NINDIR ? n : TP_NINDIR;
 }
 
+/* The logical blocks [*start, *end) of run r that fall in [b0, b1). */
+static void
+run_clip(const struct run *r, uint64_t b0, uint64_t b1, uint64_t *start,
+	 uint64_t *end)
+{
+	*start = r->lblk > b0 ? r->lblk : b0;
+	*end = r->lblk + r->len < b1 ? r->lblk + r->len : b1;
+}
+
 /*
  * Emit the headers and data of a block-mapped or extent-mapped file
  * (regular file or slow symlink).
@@ -400,19 +409,13 @@ dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
 		while (ri < rl->n && rl->r[ri].lblk + rl->r[ri].len <= b0)
 			ri++;
 		for (rj = ri; rj < rl->n && rl->r[rj].lblk < b1; rj++) {
-			start = rl->r[rj].lblk > b0 ? rl->r[rj].lblk : b0;
-			end = rl->r[rj].lblk + rl->r[rj].len;
-			if (end > b1)
-				end = b1;
+			run_clip(&rl->r[rj], b0, b1, &start, &end);
 			for (k = (start - b0) * per; k < (end - b0) * per; k++)
 				h.s_spcl.c_addr[k] = 1;
 		}
 		tape_header(&h);
 		for (rj = ri; rj < rl->n && rl->r[rj].lblk < b1; rj++) {
-			start = rl->r[rj].lblk > b0 ? rl->r[rj].lblk : b0;
-			end = rl->r[rj].lblk + rl->r[rj].len;
-			if (end > b1)
-				end = b1;
+			run_clip(&rl->r[rj], b0, b1, &start, &end);
 			tape_disk((rl->r[rj].pblk + start - rl->r[rj].lblk) *
 				      dfs->blocksize,
 				  (size_t)((end - start) * per));

@@ -129,14 +129,6 @@ read_table(struct report_table *t, const char *path)
 	return 1;
 }
 
-static int
-names_match(const char *ident, const char *name)
-{
-	if (strcmp(ident, name) == 0)
-		return 1;
-	return name[0] == '/' && strcmp(ident, name + 1) == 0;
-}
-
 /* Identifier ascending, then newest first. */
 static int
 rec_order(const void *a, const void *b)
@@ -207,8 +199,8 @@ report_dumpdates(const struct dump_opts *o, int all)
 		for (j = 0; j < l.n; j++)
 			if ((j == 0 ||
 			     strcmp(l.r[j].ident, l.r[j - 1].ident) != 0) &&
-			    (names_match(l.r[j].ident, t.fs[i].dir) ||
-			     names_match(l.r[j].ident, t.fs[i].dev)))
+			    (fsopen_same_name(l.r[j].ident, t.fs[i].dir) ||
+			     fsopen_same_name(l.r[j].ident, t.fs[i].dev)))
 				t.fs[i].last = &l.r[j];
 		if (needs_dump(&t.fs[i], now))
 			print_line(all ? NEEDS_DUMP_MARK : ' ', t.fs[i].dev,
@@ -222,8 +214,9 @@ report_dumpdates(const struct dump_opts *o, int all)
 		if (j > 0 && strcmp(l.r[j].ident, l.r[j - 1].ident) == 0)
 			continue;
 		for (i = 0; i < t.n && !attached; i++)
-			attached = names_match(l.r[j].ident, t.fs[i].dir) ||
-			    names_match(l.r[j].ident, t.fs[i].dev);
+			attached =
+			    fsopen_same_name(l.r[j].ident, t.fs[i].dir) ||
+			    fsopen_same_name(l.r[j].ident, t.fs[i].dev);
 		if (!attached)
 			print_line(' ', l.r[j].ident, "", &l.r[j]);
 	}

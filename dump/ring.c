@@ -267,6 +267,23 @@ ring_mark_full(struct ring *r, uint64_t rec, unsigned flags, size_t outlen)
 	return r->feedback ? sem_post(&c->sized) : 0;
 }
 
+/* The flags and length of a full slot that holds rec; -1 (EPROTO) when
+ * it holds another record.  That cannot happen while slots have one
+ * owner each: refuse to write a record out of order rather than corrupt
+ * the stream. */
+static int
+take_full(const struct ring_slot_ctl *c, uint64_t rec, unsigned *flags,
+	  size_t *outlen)
+{
+	if (c->record != rec) {
+		errno = EPROTO;
+		return -1;
+	}
+	*flags = c->flags;
+	*outlen = c->outlen;
+	return 0;
+}
+
 int
 ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
 		     unsigned *flags, size_t *outlen)
@@ -276,13 +293,7 @@ ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
 
 	if (rc != 1)
 		return rc;
-	if (c->record != rec) {
-		errno = EPROTO;
-		return -1;
-	}
-	*flags = c->flags;
-	*outlen = c->outlen;
-	return 1;
+	return take_full(c, rec, flags, outlen) == 0 ? 1 : -1;
 }
 
 int
@@ -305,15 +316,7 @@ ring_wait_full(struct ring *r, uint64_t rec, unsigned *flags, size_t *outlen)
 
 	if (wait_sem(&c->full) == -1)
 		return -1;
-	if (c->record != rec) {
-		/* cannot happen while slots have one owner each; refuse to
-		 * write a record out of order rather than corrupt the stream */
-		errno = EPROTO;
-		return -1;
-	}
-	*flags = c->flags;
-	*outlen = c->outlen;
-	return 0;
+	return take_full(c, rec, flags, outlen);
 }
 
 int

@@ -88,8 +88,7 @@ walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
 	(void)offset;
 	(void)blocksize;
 	(void)buf;
-	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
-	    dirwalk_is_dot(de) || de->inode == 0 || de->inode >= w->maxino)
+	if (!dirwalk_is_child(entry, de, w->maxino))
 		return 0;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 16;

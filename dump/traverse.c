@@ -364,8 +364,7 @@ pass2_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
 	(void)offset;
 	(void)blocksize;
 	(void)buf;
-	if (entry == DIRENT_DOT_FILE || entry == DIRENT_DOT_DOT_FILE ||
-	    dirwalk_is_dot(de) || ino == 0 || ino >= c->maps->maxino)
+	if (!dirwalk_is_child(entry, de, c->maps->maxino))
 		return 0;
 	if (c->excluded) {
 		/* Exclusion covers the whole subtree. */

@@ -455,5 +455,7 @@ compare_run(char **names, int nnames)
 		       ndiffs);
 		return R_COMPARE_DIFF;
 	}
-	return R_SUCCESS;
+	/* As -r and -x: entries refused and attributes skipped were not
+	 * compared, so the result is incomplete. */
+	return dirs_refused() > 0 || ea_skipped() > 0 ? R_ERROR : R_SUCCESS;
 }

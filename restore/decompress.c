@@ -12,21 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
-#ifdef HAVE_LIBDEFLATE
-#include <libdeflate.h>
-#elif defined(HAVE_ZLIB)
-#include <zlib.h>
-#endif
-#ifdef HAVE_BZLIB
-#include <bzlib.h>
-#endif
-#ifdef HAVE_LZO
-#include <lzo/lzo1x.h>
-#endif
-#ifdef HAVE_ZSTD
-#include <zstd.h>
-#endif
-
+#include "codecs.h"
 #include "restore.h"
 #include "extern.h"
 
@@ -72,7 +58,7 @@ decompress_record(int method, const void *in, size_t inlen, void *out,
 {
 	*why = "unknown compression method";
 	switch (method) {
-#if defined(HAVE_LIBDEFLATE) || defined(HAVE_ZLIB)
+#ifdef HAVE_ZLIB_FORMAT
 	case COMPRESS_ZLIB: return inflate_record(in, inlen, out, outlen, why);
 #endif
 #ifdef HAVE_BZLIB

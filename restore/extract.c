@@ -77,12 +77,9 @@ select_names(char **names, int nnames)
 	for (int i = 0; i < nnames; i++) {
 		struct entry *e = sym_lookup_path(names[i]);
 
-		if (e == NULL) {
-			char *c = sym_canon(names[i]);
-
-			rmsg("%s is not on the tape\n", c);
-			free(c);
-		} else
+		if (e == NULL)
+			sym_not_on_tape(names[i]);
+		else
 			select_tree(e);
 	}
 }

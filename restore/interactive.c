@@ -43,14 +43,11 @@ cmd_cd(const char *arg)
 	struct entry *e = ish_resolve(arg);
 
 	if (e == NULL) {
-		ish_not_on_tape(arg);
+		ish_report(arg, " is not on the tape");
 		return;
 	}
 	if (e->type != E_NODE) {
-		char *c = ish_canon(arg);
-
-		rmsg("%s: not a directory\n", c);
-		free(c);
+		ish_report(arg, ": not a directory");
 		return;
 	}
 	ish_cwd = e;
@@ -62,7 +59,7 @@ cmd_add(const char *arg)
 	struct entry *e = ish_resolve(arg);
 
 	if (e == NULL) {
-		ish_not_on_tape(arg);
+		ish_report(arg, " is not on the tape");
 		return;
 	}
 	select_tree(e);
@@ -77,10 +74,7 @@ cmd_delete(const char *arg)
 	struct entry *e = ish_resolve(arg);
 
 	if (e == NULL || !(e->flags & EF_SELECTED)) {
-		char *c = ish_canon(arg);
-
-		rmsg("%s: not on extraction list\n", c);
-		free(c);
+		ish_report(arg, ": not on extraction list");
 		return;
 	}
 	e->flags &= (uint16_t)~EF_SELECTED;

@@ -24,10 +24,9 @@ void ish_ls(const char *arg);
 
 /* ishnames.c */
 extern struct entry *ish_cwd; /* the shell's current directory */
-char *ish_canon(const char *arg);
 void ish_expand_arg(const char *arg, struct namelist *out);
 void ish_nl_add(struct namelist *l, char *s);
-void ish_not_on_tape(const char *arg);
+void ish_report(const char *arg, const char *what);
 struct entry *ish_resolve(const char *arg);
 const char *ish_slash_path(const struct entry *e);
 

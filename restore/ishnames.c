@@ -33,77 +33,78 @@ has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+static struct entry *
+resolve(const char *arg)
+{
+	struct entry *e = arg[0] == '/' ? sym_root : ish_cwd;
+	const char *comp;
+	size_t n;
+
+	while (e != NULL && (comp = sym_next_component(&arg, &n)) != NULL) {
+		if (n == 2 && comp[0] == '.' && comp[1] == '.')
+			e = e->parent != NULL ? e->parent : e;
+		else
+			e = e->type == E_NODE ? sym_lookup_child(e, comp, n)
+					      : NULL;
+	}
+	return e;
+}
+
 /* Resolve a name typed at the prompt: absolute from the root, else from
- * the current directory; "." and ".." are understood. */
+ * the current directory; "." and ".." are understood.  A name not found
+ * as typed is tried with its \ooo escapes undone (as -t and ls list
+ * encrypted names). */
 struct entry *
 ish_resolve(const char *arg)
 {
-	struct entry *e = arg[0] == '/' ? sym_root : ish_cwd;
+	struct entry *e = resolve(arg);
+	char *raw;
 
-	while (e != NULL && *arg != '\0') {
-		const char *end;
-		size_t n;
-
-		while (*arg == '/')
-			arg++;
-		end = strchrnul(arg, '/');
-		n = (size_t)(end - arg);
-		if (n == 0)
-			break;
-		if (n == 2 && arg[0] == '.' && arg[1] == '.')
-			e = e->parent != NULL ? e->parent : e;
-		else if (!(n == 1 && arg[0] == '.'))
-			e = e->type == E_NODE ? sym_lookup_child(e, arg, n)
-					      : NULL;
-		arg = end;
+	if (e == NULL && (raw = sym_unescape(arg)) != NULL) {
+		e = resolve(raw);
+		free(raw);
 	}
 	return e;
 }
 
 /* The "./a/b" spelling 0.4b47 uses in messages about a typed name. */
-char *
+static char *
 ish_canon(const char *arg)
 {
 	size_t cap = strlen(sym_path(ish_cwd)) + strlen(arg) + 3;
 	char *out = xmalloc(cap);
-	size_t len;
+	const char *comp;
+	size_t len, n;
 
 	if (arg[0] == '/')
 		strcpy(out, ".");
 	else
 		strcpy(out, sym_path(ish_cwd));
 	len = strlen(out);
-	while (*arg != '\0') {
-		const char *end;
-		size_t n;
-
-		while (*arg == '/')
-			arg++;
-		end = strchrnul(arg, '/');
-		n = (size_t)(end - arg);
-		if (n == 2 && arg[0] == '.' && arg[1] == '.') {
+	while ((comp = sym_next_component(&arg, &n)) != NULL) {
+		if (n == 2 && comp[0] == '.' && comp[1] == '.') {
 			while (len > 1 && out[len - 1] != '/')
 				len--;
 			if (len > 1)
 				len--;
 			out[len] = '\0';
-		} else if (n > 0 && !(n == 1 && arg[0] == '.')) {
+		} else {
 			out[len++] = '/';
-			memcpy(out + len, arg, n);
+			memcpy(out + len, comp, n);
 			len += n;
 			out[len] = '\0';
 		}
-		arg = end;
 	}
 	return out;
 }
 
+/* A message about a typed name: its "./a/b" spelling, then what. */
 void
-ish_not_on_tape(const char *arg)
+ish_report(const char *arg, const char *what)
 {
 	char *c = ish_canon(arg);
 
-	rmsg("%s is not on the tape\n", c);
+	rmsg("%s%s\n", c, what);
 	free(c);
 }
 

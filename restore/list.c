@@ -159,30 +159,21 @@ lookup(const char *name, uint32_t *inop, bool *dirp)
 {
 	uint32_t ino = ROOTINO;
 	bool dir = true;
+	const char *comp;
+	size_t n;
 
 	path_set(0, "", 0);
 	path[0] = '.';
-	while (*name != '\0') {
-		const char *end;
+	while ((comp = sym_next_component(&name, &n)) != NULL) {
 		unsigned char *ents;
-		size_t len, off, n;
+		size_t len, off;
 		bool found = false;
 
-		while (*name == '/')
-			name++;
-		end = strchrnul(name, '/');
-		n = (size_t)(end - name);
-		if (n == 0)
-			break;
-		if (n == 1 && name[0] == '.') {
-			name = end;
-			continue;
-		}
 		if (!dir || (ents = dirs_load(ino, &len)) == NULL)
 			return false;
 		for (off = 0; off < len; off += PACKED_HDR + ents[off + 5]) {
 			if (ents[off + 5] == n &&
-			    memcmp(ents + off + PACKED_HDR, name, n) == 0) {
+			    memcmp(ents + off + PACKED_HDR, comp, n) == 0) {
 				memcpy(&ino, ents + off, sizeof(ino));
 				dir = dirs_is_dir(ino) ||
 				    ents[off + 4] == DT_TAPE_DIR;
@@ -193,8 +184,7 @@ lookup(const char *name, uint32_t *inop, bool *dirp)
 		free(ents);
 		if (!found)
 			return false;
-		path_set(strlen(path), name, n);
-		name = end;
+		path_set(strlen(path), comp, n);
 	}
 	*inop = ino;
 	*dirp = dir;
@@ -214,11 +204,8 @@ list_names(char **names, int nnames)
 	}
 	for (int i = 0; i < nnames; i++) {
 		if (!lookup(names[i], &ino, &dir)) {
-			char *c = sym_canon(names[i]);
-
 			fflush(stdout);
-			rmsg("%s is not on the tape\n", c);
-			free(c);
+			sym_not_on_tape(names[i]);
 			continue;
 		}
 		list_tree(ino, dir);

@@ -294,6 +294,21 @@ lookup_exact(uint32_t ino)
 	return e != NULL && e->ino == ino ? e : NULL;
 }
 
+/* The current header's block index in its volume (c_tapea - c_firstrec)
+ * and the record size in blocks; false when the index is negative. */
+static bool
+header_index(uint64_t *idx, uint64_t *ntrec)
+{
+	const struct s_spcl *h = &curhdr.s_spcl;
+	int64_t i = (int64_t)h->c_tapea - h->c_firstrec;
+
+	*ntrec = h->c_ntrec > 0 ? (uint64_t)h->c_ntrec : 1;
+	if (i < 0)
+		return false;
+	*idx = (uint64_t)i;
+	return true;
+}
+
 /*
  * A bound above the position of the reader: the current header is block
  * c_tapea - c_firstrec of its volume; its whole record, and the prefixes
@@ -302,16 +317,13 @@ lookup_exact(uint32_t ino)
 static uint64_t
 position_bound(void)
 {
-	const struct s_spcl *h = &curhdr.s_spcl;
-	int64_t idx = (int64_t)h->c_tapea - h->c_firstrec;
-	uint64_t ntrec = h->c_ntrec > 0 ? (uint64_t)h->c_ntrec : 1;
+	uint64_t idx, ntrec;
 
-	if (idx < 0)
+	if (!header_index(&idx, &ntrec))
 		return UINT64_MAX;
 	if (pos_in_records)
-		return (uint64_t)idx / ntrec + 1;
-	return ((uint64_t)idx + ntrec) * TP_BSIZE +
-	    ((uint64_t)idx / ntrec + 1) * CPREFIX_SIZE;
+		return idx / ntrec + 1;
+	return (idx + ntrec) * TP_BSIZE + (idx / ntrec + 1) * CPREFIX_SIZE;
 }
 
 /* -A: leave the table of contents for the real media, at the volume
@@ -520,13 +532,11 @@ static uint64_t
 header_position(void)
 {
 	const struct s_spcl *h = &curhdr.s_spcl;
-	int64_t idx = (int64_t)h->c_tapea - h->c_firstrec;
-	uint64_t ntrec = h->c_ntrec > 0 ? (uint64_t)h->c_ntrec : 1;
-	uint64_t rec, off;
+	uint64_t idx, ntrec, rec, off;
 
-	if (idx < 0)
+	if (!header_index(&idx, &ntrec))
 		return 0;
-	rec = (uint64_t)idx / ntrec;
+	rec = idx / ntrec;
 	if (pos_in_records)
 		return rec;
 	if (!(tapehdr.s_spcl.c_flags & DR_COMPRESSED))

@@ -331,24 +331,92 @@ sym_path(const struct entry *e)
 	return pathbuf;
 }
 
+/* The next component of the name at *path: leading slashes and "."
+ * components are skipped; returns its start and sets *len, or NULL at
+ * the end of the name.  *path moves past the component. */
+const char *
+sym_next_component(const char **path, size_t *len)
+{
+	const char *p = *path, *end;
+
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0') {
+			*path = p;
+			return NULL;
+		}
+		end = strchrnul(p, '/');
+		if (!(end - p == 1 && p[0] == '.'))
+			break;
+		p = end;
+	}
+	*path = end;
+	*len = (size_t)(end - p);
+	return p;
+}
+
+/*
+ * A name as restore -t lists names of encrypted directories, bytes
+ * written as \ooo, turned back into its bytes; NULL (nothing to undo)
+ * when it holds no such sequence or one stands for a NUL.  The caller
+ * frees the result.
+ */
+char *
+sym_unescape(const char *name)
+{
+	char *out = xmalloc(strlen(name) + 1), *o = out;
+	bool any = false;
+
+	while (*name != '\0') {
+		unsigned v;
+
+		if (name[0] == '\\' && name[1] >= '0' && name[1] <= '3' &&
+		    name[2] >= '0' && name[2] <= '7' && name[3] >= '0' &&
+		    name[3] <= '7') {
+			v = (unsigned)(name[1] - '0') << 6 |
+			    (unsigned)(name[2] - '0') << 3 |
+			    (unsigned)(name[3] - '0');
+			if (v == 0)
+				break;
+			*o++ = (char)v;
+			name += 4;
+			any = true;
+		} else
+			*o++ = *name++;
+	}
+	*o = '\0';
+	if (!any || *name != '\0') {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static struct entry *
+lookup_path(const char *path)
+{
+	struct entry *e = sym_root;
+	const char *comp;
+	size_t n;
+
+	while (e != NULL && (comp = sym_next_component(&path, &n)) != NULL)
+		e = sym_lookup_child(e, comp, n);
+	return e;
+}
+
 /* Find a name given on the command line: ".", "./a/b", "a/b", "/a/b".
- * Empty and "." components are ignored. */
+ * Empty and "." components are ignored.  A name not found as typed is
+ * tried once more with its \ooo escapes undone (a name copied from -t). */
 struct entry *
 sym_lookup_path(const char *path)
 {
-	struct entry *e = sym_root;
+	struct entry *e = lookup_path(path);
+	char *raw;
 
-	while (e != NULL && *path != '\0') {
-		const char *end;
-
-		while (*path == '/')
-			path++;
-		end = strchrnul(path, '/');
-		if (end - path == 0)
-			break;
-		if (!(end - path == 1 && path[0] == '.'))
-			e = sym_lookup_child(e, path, (size_t)(end - path));
-		path = end;
+	if (e == NULL && (raw = sym_unescape(path)) != NULL) {
+		e = lookup_path(raw);
+		free(raw);
 	}
 	return e;
 }
@@ -357,25 +425,28 @@ sym_lookup_path(const char *path)
 char *
 sym_canon(const char *path)
 {
-	size_t len = strlen(path);
+	size_t len = strlen(path), n;
 	char *out = xmalloc(len + 3), *o = out;
+	const char *comp;
 
 	*o++ = '.';
-	while (*path != '\0') {
-		const char *end;
-
-		while (*path == '/')
-			path++;
-		end = strchrnul(path, '/');
-		if (end > path && !(end - path == 1 && path[0] == '.')) {
-			*o++ = '/';
-			memcpy(o, path, (size_t)(end - path));
-			o += end - path;
-		}
-		path = end;
+	while ((comp = sym_next_component(&path, &n)) != NULL) {
+		*o++ = '/';
+		memcpy(o, comp, n);
+		o += n;
 	}
 	*o = '\0';
 	return out;
+}
+
+/* The message for a command-line name that the archive does not hold. */
+void
+sym_not_on_tape(const char *path)
+{
+	char *c = sym_canon(path);
+
+	rmsg("%s is not on the tape\n", c);
+	free(c);
 }
 
 /* Write name bytes with %XX for anything but printable ASCII. */

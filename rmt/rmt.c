@@ -213,6 +213,20 @@ decode_open_mode(const char *mode, int *flags)
 	return 0;
 }
 
+/* The reply to an open or close whose result (-1 and errno on failure)
+ * is rc: on success the counts of the device before are forgotten. */
+static void
+reply_device_change(int rc)
+{
+	if (rc < 0) {
+		rmtio_reply_error(errno);
+		return;
+	}
+	kblocks = 0;
+	strict_errno = 0;
+	rmtio_reply(0);
+}
+
 /* O<path>\n<mode>\n: open, closing whatever was open before. */
 static void
 cmd_open(void)
@@ -237,13 +251,7 @@ cmd_open(void)
 		rmtio_reply_error(path_bad != 0 ? path_bad : decode_errno);
 		return;
 	}
-	if (rmtdev_open(path, flags) < 0) {
-		rmtio_reply_error(errno);
-		return;
-	}
-	kblocks = 0;
-	strict_errno = 0;
-	rmtio_reply(0);
+	reply_device_change(rmtdev_open(path, flags));
 }
 
 /* C<ignored>\n */
@@ -255,13 +263,7 @@ cmd_close(void)
 
 	rmtio_log("C  (%lu blocks)", kblocks);
 	need_line(arg, &bad);
-	if (rmtdev_close() < 0) {
-		rmtio_reply_error(errno);
-		return;
-	}
-	kblocks = 0;
-	strict_errno = 0;
-	rmtio_reply(0);
+	reply_device_change(rmtdev_close());
 }
 
 /* L<offset>\n<whence>\n */

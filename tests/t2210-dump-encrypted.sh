@@ -185,6 +185,55 @@ test_expect_success $P,OURRESTORE 'restore -t lists the entries escaped' '
 		$((322 - refused))
 '
 
+# A name of -t (escaped) that restore keeps as it is: no NUL, no "/".
+test_expect_success $P,OURRESTORE 'restore -x and -i take a name as -t lists it' '
+	hostile_run t enc.dump &&
+	sed -n "s|^ *[0-9]*	\(\./enc/.*\\\\[0-7][0-7][0-7].*\)\$|\1|p" hostile.out |
+		grep -v "\\\\000\|\\\\057" >escaped.names &&
+	test -s escaped.names &&
+	name=$(head -n 1 escaped.names) &&
+	hostile_run x enc.dump "$name" &&
+	! grep "is not on the tape" hostile.err &&
+	test $(find "$BOX/target/enc" -mindepth 1 -maxdepth 1 -printf x | wc -c) = 1 &&
+	hostile_run x enc.dump ./plain &&
+	test "$(cat "$BOX/target/plain")" = plain &&
+	hostile_run x enc.dump "$name.not" &&
+	grep -F "$name.not is not on the tape" hostile.err &&
+	printf "add %s\nextract\nquit\n" "$name" >ish.in &&
+	rm -rf ish && mkdir ish &&
+	(cd ish && "$RESTORE" -i -a -o -y -f ../enc.dump <../ish.in \
+		>../ish.out 2>../ish.err; test $? -le 1) &&
+	! grep "is not on the tape" ish.err &&
+	test $(find ish/enc -mindepth 1 -maxdepth 1 -printf x | wc -c) = 1
+'
+
+# An encrypted directory of no entries: -C can compare all but its
+# encryption context, which it reports and counts as -r and -x do.
+test_expect_success $P,OURRESTORE 'restore -C counts a skipped attribute: exit 1' '
+	mke2fs -q -F -t ext4 -b 1024 -O encrypt,^metadata_csum small.img 16M &&
+	image_mount small.img smnt &&
+	mkdir smnt/e &&
+	"$PYTHON" "$HELPERS/fscrypt.py" encrypt smnt smnt/e &&
+	setfattr -n user.kept -v yes smnt/e &&
+	image_umount smnt &&
+	sdev=$(image_attach small.img) &&
+	"$DUMP" -0 -f small.dump "$sdev" 2>small-dump.err &&
+	hostile_run x small.dump ./e &&
+	test $hostile_rc = 1 &&
+	test "$(getfattr --only-values -n user.kept "$BOX/target/e")" = yes &&
+	{ "$RESTORE" -C -D "$BOX/target" -f small.dump ./e >cmp.out 2>cmp.err
+	  rc=$?; } &&
+	cat cmp.err &&
+	test $rc = 1 &&
+	grep "^\./e: Unknown EA index 9 (inode [0-9]*): skipped\$" cmp.err &&
+	! grep "compare errors" cmp.out &&
+	setfattr -n user.kept -v no "$BOX/target/e" &&
+	{ "$RESTORE" -C -D "$BOX/target" -f small.dump ./e >cmp.out 2>cmp.err
+	  rc=$?; } &&
+	test $rc = 2 &&
+	grep "compare errors" cmp.out
+'
+
 test_expect_success $P,ORACLE,OURRESTORE \
 	'restore -t lists what 0.4b47 lists, escaped' '
 	oracle_run t clean.dump &&

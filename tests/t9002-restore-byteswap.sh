@@ -9,18 +9,16 @@ say "Note: Doing Byte swapping" and restore the same tree), then our
 restore must list and restore the swapped archive exactly as the original.'
 . "$(dirname "$0")/lib.sh"
 . "$HELPERS/hostile.sh"
+. "$HELPERS/byteswap.sh"
 
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'setup: dump a populated image' '
 	make_image ext4 fs.img small &&
 	dev=$(image_attach fs.img) &&
-	"$ORACLE_DUMP" -0 -f native.dump "$dev" 2>dump.err &&
-	"$TAPETOOL" swap native.dump swapped.dump
+	"$ORACLE_DUMP" -0 -f native.dump "$dev" 2>dump.err
 '
 
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'swapping twice gives the original bytes' '
-	"$TAPETOOL" swap swapped.dump back.dump &&
-	cmp native.dump back.dump &&
-	! cmp -s native.dump swapped.dump
+	swap_twice native.dump swapped.dump back.dump
 '
 
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'the swapped archive has the same headers' '
@@ -34,15 +32,6 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'the swapped archive has th
 	"$TAPETOOL" ents swapped.dump | sed 1d >ents.swapped &&
 	test_cmp ents.native ents.swapped
 '
-
-# restore -t and -r of ARCHIVE with RESTORE-BINARY into DIR.
-swap_restore() {
-	rm -rf "$3" "$3.tmp" && mkdir "$3" "$3.tmp" &&
-	(cd "$3" && timeout 300 "$1" -r -y -T "../$3.tmp" -f "../$2" \
-		</dev/null) 2>"$3.err" &&
-	rm -f "$3/restoresymtable" &&
-	manifest "$3" --no-root >"$3.manifest"
-}
 
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON 'restore 0.4b47 swaps and restores the same tree' '
 	"$ORACLE_RESTORE" -tvf swapped.dump >oracle.tv 2>&1 </dev/null &&
@@ -86,9 +75,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURRESTORE 'our restore -x 
 
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,PYTHON,OURDUMP,OURRESTORE 'an archive of our dump, swapped, restores the same' '
 	"$DUMP" -0 -f ourdump.dump "$dev" 2>ourdump.err &&
-	"$TAPETOOL" swap ourdump.dump ourdump.swapped &&
-	"$TAPETOOL" swap ourdump.swapped ourdump.back &&
-	cmp ourdump.dump ourdump.back &&
+	swap_twice ourdump.dump ourdump.swapped ourdump.back &&
 	swap_restore "$RESTORE" ourdump.dump od-native &&
 	swap_restore "$RESTORE" ourdump.swapped od-swapped &&
 	test_cmp od-native.manifest od-swapped.manifest

@@ -133,6 +133,21 @@ def is_inline(path):
     return bool(int.from_bytes(buf[:4], sys.byteorder) & EXT4_INLINE_DATA_FL)
 
 
+# Options without a value: the setting each one makes.
+FLAG_OPTIONS = {
+    '--no-mtime': ('mtime', None),
+    '--no-dir-mtime': ('dir_mtime', False),
+    '--no-link-mtime': ('link_mtime', False),
+    '--no-root': ('root', False),
+    '--no-xattrs': ('xattrs', False),
+    '--no-owner': ('owner', False),
+    '--atime': ('atime', True),
+    '--blocks': ('blocks', True),
+    '--list-inline': ('list_inline', 'path'),
+    '--list-inline-ino': ('list_inline', 'ino'),
+}
+
+
 def main(argv):
     opts = {'mtime': 'us', 'dir_mtime': True, 'link_mtime': True,
             'root': True, 'xattrs': True, 'owner': True, 'atime': False,
@@ -144,26 +159,9 @@ def main(argv):
             opts['mtime'] = a.split('=', 1)[1]
             if opts['mtime'] not in ('s', 'us', 'ns'):
                 sys.exit('manifest: --mtime takes s, us or ns')
-        elif a == '--no-mtime':
-            opts['mtime'] = None
-        elif a == '--no-dir-mtime':
-            opts['dir_mtime'] = False
-        elif a == '--no-link-mtime':
-            opts['link_mtime'] = False
-        elif a == '--no-root':
-            opts['root'] = False
-        elif a == '--no-xattrs':
-            opts['xattrs'] = False
-        elif a == '--no-owner':
-            opts['owner'] = False
-        elif a == '--atime':
-            opts['atime'] = True
-        elif a == '--blocks':
-            opts['blocks'] = True
-        elif a == '--list-inline':
-            opts['list_inline'] = 'path'
-        elif a == '--list-inline-ino':
-            opts['list_inline'] = 'ino'
+        elif a in FLAG_OPTIONS:
+            key, value = FLAG_OPTIONS[a]
+            opts[key] = value
         elif a.startswith('--exclude='):
             excludes.append(os.fsencode(a.split('=', 1)[1]).strip(b'/'))
         elif a.startswith('-'):
