@@ -400,6 +400,10 @@ change_volume(void)
 
 	if (seen_end || no_more_volumes)
 		return false;
+	/* Not one byte of volume 1 (an empty file or pipe): no volume 2
+	 * can help, as 0.4b47 says. */
+	if (volno == 1 && first_read == 0 && !input_error)
+		errx(R_ERROR, "Tape read error on first record");
 	if (ropt.from_stdin) {
 		rmsg("Standard input ended before the end of the "
 		     "dump: volume %d cannot be read from a pipe\n",
