@@ -397,6 +397,7 @@ change_volume(void)
 	bool must_ask = false;
 	union u_spcl h;
 	uint64_t skip = 0;
+	char *last;
 
 	if (seen_end || no_more_volumes)
 		return false;
@@ -411,19 +412,30 @@ change_volume(void)
 		no_more_volumes = true;
 		return false;
 	}
+	/* The name offered next is the one tried last, as in 0.4b47. */
+	last = xstrdup(volname);
 	for (;;) {
-		char *name = volume_choose(next, volname, must_ask);
+		char *name = volume_choose(next, last, must_ask);
 
+		free(last);
 		if (name == NULL) {
 			no_more_volumes = true;
+			/* A volume opened and refused is no continuation. */
+			if (must_ask) {
+				in_close();
+				in_start = in_end = 0;
+				in_eof = true;
+			}
 			return false;
 		}
 		must_ask = true;
+		last = xstrdup(name);
 		/* What is left of the old volume is a cut block or record,
 		 * read again from the new one. */
 		if (switch_volume(name, next, &h))
 			break;
 	}
+	free(last);
 	volno = next;
 	/* 0.4b47 says it again for every compressed volume. */
 	if (h.s_spcl.c_flags & DR_COMPRESSED)

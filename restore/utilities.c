@@ -84,9 +84,11 @@ msg_debug_header(const struct s_spcl *h)
 	}
 }
 
-/* Read one line from the terminal; false at EOF or with no terminal. */
-static bool
-term_line(char *buf, size_t size)
+/* Where the operator's answers come from, as in 0.4b47: standard input,
+ * or /dev/tty when the archive is standard input; NULL if that cannot be
+ * opened. */
+static FILE *
+answers(void)
 {
 	static FILE *term;
 	static bool tried;
@@ -98,7 +100,39 @@ term_line(char *buf, size_t size)
 		else
 			term = stdin;
 	}
+	return term;
+}
+
+/* Read one line from the terminal; false at EOF or with no terminal. */
+static bool
+term_line(char *buf, size_t size)
+{
+	FILE *term = answers();
+
 	return term != NULL && fgets(buf, (int)size, term) != NULL;
+}
+
+/* One answer line without its newline (malloc'ed); NULL at EOF or with
+ * no terminal (errno from opening /dev/tty then). */
+char *
+ask_line(void)
+{
+	FILE *term = answers();
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (term == NULL)
+		return NULL;
+	errno = 0;
+	len = getline(&line, &cap, term);
+	if (len < 0) {
+		free(line);
+		return NULL;
+	}
+	if (len > 0 && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+	return line;
 }
 
 /* Ask "question? [yn] "; anything but an answer starting with y or n
