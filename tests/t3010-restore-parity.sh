@@ -110,6 +110,31 @@ test_expect_success OURRESTORE,OURDUMP,ACLTOOLS 'restore -x into a directory wit
 	! grep "user:1234" acl.list
 '
 
+# restore -C with names: ours compares the named files only (restore.8).
+test_expect_success OURDUMP 'setup: a tree with two changed files' '
+	cp -a tree2 tree4 && echo changed >tree4/sparse && echo changed >tree4/d/e/z
+'
+
+test_expect_success OURRESTORE,OURDUMP 'restore -C NAME compares only NAME' '
+	both -C -D ../tree4 -f ../b0.dump ./d/e &&
+	grep "^\./d/e/z: " u.err && ! grep "^\./sparse: " u.err &&
+	test_cmp - u.rc <<-\EOT &&
+	2
+	EOT
+	both -C -D ../tree4 -f ../b0.dump ./d/hl ./fifo &&
+	! grep "^\./" u.err && test_cmp - u.rc <<-\EOT
+	0
+	EOT
+'
+
+test_known_upstream_defect ORACLE,OURDUMP '0.4b47 -C NAME ignores NAME and compares everything' '
+	both -C -D ../tree4 -f ../b0.dump ./d/hl &&
+	grep "^\./d/e/z: " o.err && grep "^\./sparse: " o.err &&
+	test_cmp - o.rc <<-\EOT
+	2
+	EOT
+'
+
 # Amanda (amrecover) restores level by level with -x into one directory.
 # Between the levels files are added in d1, d3/s3 and a new d4/nd, d2/b
 # is rewritten and d5/s5/m removed; every directory is back-dated so that
