@@ -381,6 +381,19 @@ switch_volume(char *name, int want, union u_spcl *h)
 	return volume_header_ok(h, want);
 }
 
+/* Volume 1 ended right after its header: 0.4b47's questions; "no" goes
+ * on to ask for volume 2. */
+static void
+header_only(void)
+{
+	rmsg("no header after volume mark!\n");
+	if (!ask_yn("abort"))
+		return;
+	if (ask_yn("dump core"))
+		abort();
+	exit(R_ERROR);
+}
+
 /*
  * The current volume ended before the dump did: open the next one, check
  * its header and leave the reader just after it.  The blocks behind the
@@ -405,6 +418,8 @@ change_volume(void)
 	 * can help, as 0.4b47 says. */
 	if (volno == 1 && first_read == 0 && !input_error)
 		errx(R_ERROR, "Tape read error on first record");
+	if (volno == 1 && phys_blocks == 1 && !input_error)
+		header_only();
 	if (ropt.from_stdin) {
 		rmsg("Standard input ended before the end of the "
 		     "dump: volume %d cannot be read from a pipe\n",

@@ -6,7 +6,8 @@ mke2fs -d) is restored by both restores with the same answers on
 standard input and without a terminal: the volume number question of
 -x, the "Mount tape volume N" questions of a volume list read without
 -M (the name offered is the one tried last), the question about "."
-(also for a subset), and an empty archive.  Messages (less the
+(also for a subset), an empty archive and one of a volume header
+only.  Messages (less the
 program name), status and files must be equal.'
 . "$(dirname "$0")/lib.sh"
 
@@ -140,5 +141,25 @@ do
 		EOT
 	'
 done
+
+test_expect_success OURRESTORE,ORACLE,OURDUMP,SETSID 'an archive of its volume header only: abort? yes, dump core? no' '
+	head -c 1024 v.001 >hdr.dump &&
+	same_ans "y\nn\n" -x -a -f ../hdr.dump &&
+	echo >>u.err && test_cmp - u.err <<-\EOT &&
+	no header after volume mark!
+	abort? [yn] dump core? [yn] 
+	EOT
+	test_cmp - u.rc <<-\EOT
+	1
+	EOT
+'
+
+# 0.4b47 ends at the end of the answers; ours goes on as after "none".
+test_expect_success OURRESTORE,ORACLE,OURDUMP,SETSID 'an archive of its volume header only: abort? no asks for volume 2' '
+	ans "n\n" -t -f ../hdr.dump &&
+	grep "^abort? \[yn\] Mount tape volume 2$" u.err &&
+	head -c $(wc -c <o.err) u.err >u.head && test_cmp o.err u.head &&
+	test_cmp o.rc u.rc
+'
 
 test_done
