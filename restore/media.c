@@ -381,13 +381,13 @@ switch_volume(char *name, int want, union u_spcl *h)
 	return volume_header_ok(h, want);
 }
 
-/* Volume 1 ended right after its header: 0.4b47's questions; "no" goes
- * on to ask for volume 2. */
+/* Volume 1 ended right after its header: 0.4b47's questions (none with
+ * -y); "no" goes on to ask for volume 2. */
 static void
 header_only(void)
 {
 	rmsg("no header after volume mark!\n");
-	if (!ask_yn("abort"))
+	if (ropt.yflag || !ask_yn("abort"))
 		return;
 	if (ask_yn("dump core"))
 		abort();

@@ -164,4 +164,10 @@ test_expect_success OURRESTORE,ORACLE,OURDUMP,SETSID 'an archive of its volume h
 	test_cmp o.rc u.rc
 '
 
+test_expect_success OURRESTORE,ORACLE,OURDUMP,SETSID 'an archive of its volume header only, -y: no abort question' '
+	ans "" -t -y -f ../hdr.dump &&
+	grep "^no header after volume mark!$" u.err && ! grep "abort?" u.err &&
+	head -c $(wc -c <o.err) u.err >u.head && test_cmp o.err u.head
+'
+
 test_done
