@@ -104,7 +104,7 @@ command -v setfacl >/dev/null && command -v getfacl >/dev/null &&
 test_expect_success OURRESTORE,OURDUMP,ACLTOOLS 'restore -x into a directory with a default ACL: no inherited ACLs' '
 	mkdir acl && setfacl -d -m u:1234:rwx acl &&
 	getfacl -n acl | grep "^default:user:1234:rwx" &&
-	(cd acl && "$RESTORE" -x -o -f ../b0.dump ./d ./f) &&
+	(cd acl && "$RESTORE" -x -a -o -f ../b0.dump ./d ./f) &&
 	test -f acl/d/e/z && test -f acl/f &&
 	getfacl -R -n acl/d acl/f >acl.list &&
 	! grep "user:1234" acl.list
