@@ -87,20 +87,24 @@ msg_debug_header(const struct s_spcl *h)
 /* Where the operator's answers come from, as in 0.4b47: standard input,
  * or /dev/tty when the archive is standard input; NULL if that cannot be
  * opened. */
+static FILE *answer_in;
+static int answer_errno; /* why /dev/tty could not be opened */
+
 static FILE *
 answers(void)
 {
-	static FILE *term;
 	static bool tried;
 
 	if (!tried) {
 		tried = true;
-		if (ropt.from_stdin)
-			term = fopen("/dev/tty", "r");
-		else
-			term = stdin;
+		if (ropt.from_stdin) {
+			answer_in = fopen("/dev/tty", "r");
+			if (answer_in == NULL)
+				answer_errno = errno;
+		} else
+			answer_in = stdin;
 	}
-	return term;
+	return answer_in;
 }
 
 /* Read one line from the terminal; false at EOF or with no terminal. */
@@ -122,8 +126,10 @@ ask_line(void)
 	size_t cap = 0;
 	ssize_t len;
 
-	if (term == NULL)
+	if (term == NULL) {
+		errno = answer_errno;
 		return NULL;
+	}
 	errno = 0;
 	len = getline(&line, &cap, term);
 	if (len < 0) {

@@ -5,8 +5,9 @@
  * The name comes from -M (<prefix>%03d), from the -F script (exit 0 means
  * "it is ready, do not ask"), or from the operator, asked with the words
  * of restore 0.4b47 and answered, as there, on standard input (on
- * /dev/tty when standard input is the archive itself).  tape.c opens and checks the volume; when that fails
- * it calls again with must_ask set, exactly as 0.4b47 re-prompts.
+ * /dev/tty when standard input is the archive itself).  tape.c opens and
+ * checks the volume; when that fails it calls again with must_ask set,
+ * exactly as 0.4b47 re-prompts.
  */
 #include <errno.h>
 #include <stdio.h>
