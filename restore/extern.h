@@ -125,12 +125,14 @@ struct walk_ops {
 void walk_inodes(const struct walk_ops *ops);
 
 /* volume.c */
+bool volume_ask_number(char *(*read_answer)(void), bool *eof);
 char *volume_choose(int n, const char *prev, bool must_ask);
 char *volume_first_name(void);
 void volume_first_script(const char *name);
 
 /* utilities.c */
 extern int target_fd;
+char *ask_line(void);
 bool ask_yn(const char *question);
 bool can_ask(void);
 void dir_cache_drop(void);

@@ -652,10 +652,12 @@ set_one_dir(struct entry *e)
 }
 
 /* Owners, modes and times of the directories, deepest first, so setting
- * one never disturbs another's time.  Every directory this run made gets
- * its archived attributes - also one made only on the way to a selected
- * name, as 0.4b47 does; directories that were already there are left
- * alone.  root: also the target itself. */
+ * one never disturbs another's time.  Every directory of the archive this
+ * run made or found on the way to a selected name gets its archived
+ * attributes: a level 1 -x over a level 0 one ends with the level 1
+ * times, whatever its files did to them (0.4b47 leaves the ones that
+ * were already there with the time of the restore).  root: also the
+ * target itself. */
 void
 extract_dirmodes(bool root)
 {
@@ -669,7 +671,8 @@ extract_dirmodes(bool root)
 	for (struct entry *e = sym_root; e != NULL; e = sym_next(sym_root, e)) {
 		if (e->type != E_NODE)
 			continue;
-		if (e == sym_root ? !root : !(e->flags & EF_CREATED))
+		if (e == sym_root ? !root
+				  : !(e->flags & (EF_CREATED | EF_EXISTED)))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;

@@ -22,42 +22,6 @@
 
 static bool extracted; /* an extract ran: read the archive again */
 
-/* The volume question of 0.4b47; false when the operator says none. */
-static bool
-ask_volume(char *(*read_answer)(void))
-{
-	if (ropt.aflag)
-		return true;
-	for (;;) {
-		char *ans, *end;
-		long v;
-
-		/* repeated with every question, as 0.4b47 does */
-		rmsg("You have not read any volumes yet.\n"
-		     "Unless you know which volume your file(s) are on you "
-		     "should start\nwith the last volume and work towards "
-		     "the first.\n");
-		rmsg("Specify next volume # (none if no more "
-		     "volumes): ");
-		if ((ans = read_answer()) == NULL) {
-			putc('\n', stderr);
-			return false;
-		}
-		if (strcmp(ans, "none") == 0) {
-			free(ans);
-			return false;
-		}
-		errno = 0;
-		v = strtol(ans, &end, 10);
-		if (errno == 0 && end != ans && *end == '\0' && v > 0) {
-			free(ans);
-			return true;
-		}
-		rmsg("Volume numbers are positive numerics\n");
-		free(ans);
-	}
-}
-
 /* "Mount tape volume 1" of 0.4b47 before the archive is read again: the
  * name to open (malloc'ed), or NULL when the operator says none or
  * (*eof set) input ends. */
@@ -101,7 +65,7 @@ reread_archive(char *(*read_answer)(void))
 		char *name;
 		bool ok, eof = false;
 
-		if (!ask_volume(read_answer))
+		if (!volume_ask_number(read_answer, NULL))
 			return false;
 		/* "none" here asks for the volume number again. */
 		if ((name = ask_first_volume(read_answer, &eof)) == NULL) {
@@ -170,7 +134,8 @@ ish_extract(char *(*read_answer)(void))
 	size_t nhidden;
 
 	msg_verbose("Extract requested files\n");
-	if (extracted ? !reread_archive(read_answer) : !ask_volume(read_answer))
+	if (extracted ? !reread_archive(read_answer)
+		      : !volume_ask_number(read_answer, NULL))
 		return R_SUCCESS;
 	extracted = true;
 	if (!ropt.Nflag && target_fd < 0)

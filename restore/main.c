@@ -265,12 +265,20 @@ do_extract(void)
 		target_open();
 	extract_make_dirs();
 	msg_verbose("Extract requested files\n");
+	if (!ropt.aflag && !ropt.from_stdin) {
+		bool eof = false;
+
+		/* "none" asks again, as in 0.4b47; no answer at all reads
+		 * on (0.4b47 ends with status 1, nothing extracted). */
+		while (!volume_ask_number(ask_line, &eof) && !eof)
+			continue;
+	}
 	extract_files();
 	extract_links();
+	/* Asked as 0.4b47 asks it: also for a subset, -N or -m (where the
+	 * answer changes nothing). */
 	if (ropt.oflag)
 		root = true;
-	else if (ropt.Nflag || ropt.mflag || !(sym_root->flags & EF_SELECTED))
-		root = false;
 	else
 		root = can_ask() && ask_yn("set owner/mode for '.'");
 	extract_dirmodes(root);

@@ -381,6 +381,19 @@ switch_volume(char *name, int want, union u_spcl *h)
 	return volume_header_ok(h, want);
 }
 
+/* Volume 1 ended right after its header: 0.4b47's questions (none with
+ * -y); "no" goes on to ask for volume 2. */
+static void
+header_only(void)
+{
+	rmsg("no header after volume mark!\n");
+	if (ropt.yflag || !ask_yn("abort"))
+		return;
+	if (ask_yn("dump core"))
+		abort();
+	exit(R_ERROR);
+}
+
 /*
  * The current volume ended before the dump did: open the next one, check
  * its header and leave the reader just after it.  The blocks behind the
@@ -397,9 +410,16 @@ change_volume(void)
 	bool must_ask = false;
 	union u_spcl h;
 	uint64_t skip = 0;
+	char *last;
 
 	if (seen_end || no_more_volumes)
 		return false;
+	/* Not one byte of volume 1 (an empty file or pipe): no volume 2
+	 * can help, as 0.4b47 says. */
+	if (volno == 1 && first_read == 0 && !input_error)
+		errx(R_ERROR, "Tape read error on first record");
+	if (volno == 1 && phys_blocks == 1 && !input_error)
+		header_only();
 	if (ropt.from_stdin) {
 		rmsg("Standard input ended before the end of the "
 		     "dump: volume %d cannot be read from a pipe\n",
@@ -407,19 +427,30 @@ change_volume(void)
 		no_more_volumes = true;
 		return false;
 	}
+	/* The name offered next is the one tried last, as in 0.4b47. */
+	last = xstrdup(volname);
 	for (;;) {
-		char *name = volume_choose(next, volname, must_ask);
+		char *name = volume_choose(next, last, must_ask);
 
+		free(last);
 		if (name == NULL) {
 			no_more_volumes = true;
+			/* A volume opened and refused is no continuation. */
+			if (must_ask) {
+				in_close();
+				in_start = in_end = 0;
+				in_eof = true;
+			}
 			return false;
 		}
 		must_ask = true;
+		last = xstrdup(name);
 		/* What is left of the old volume is a cut block or record,
 		 * read again from the new one. */
 		if (switch_volume(name, next, &h))
 			break;
 	}
+	free(last);
 	volno = next;
 	/* 0.4b47 says it again for every compressed volume. */
 	if (h.s_spcl.c_flags & DR_COMPRESSED)

@@ -84,21 +84,61 @@ msg_debug_header(const struct s_spcl *h)
 	}
 }
 
-/* Read one line from the terminal; false at EOF or with no terminal. */
-static bool
-term_line(char *buf, size_t size)
+/* Where the operator's answers come from, as in 0.4b47: standard input,
+ * or /dev/tty when the archive is standard input; NULL if that cannot be
+ * opened. */
+static FILE *answer_in;
+static int answer_errno; /* why /dev/tty could not be opened */
+
+static FILE *
+answers(void)
 {
-	static FILE *term;
 	static bool tried;
 
 	if (!tried) {
 		tried = true;
-		if (ropt.from_stdin)
-			term = fopen("/dev/tty", "r");
-		else
-			term = stdin;
+		if (ropt.from_stdin) {
+			answer_in = fopen("/dev/tty", "r");
+			if (answer_in == NULL)
+				answer_errno = errno;
+		} else
+			answer_in = stdin;
 	}
+	return answer_in;
+}
+
+/* Read one line from the terminal; false at EOF or with no terminal. */
+static bool
+term_line(char *buf, size_t size)
+{
+	FILE *term = answers();
+
 	return term != NULL && fgets(buf, (int)size, term) != NULL;
+}
+
+/* One answer line without its newline (malloc'ed); NULL at EOF or with
+ * no terminal (errno from opening /dev/tty then). */
+char *
+ask_line(void)
+{
+	FILE *term = answers();
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (term == NULL) {
+		errno = answer_errno;
+		return NULL;
+	}
+	errno = 0;
+	len = getline(&line, &cap, term);
+	if (len < 0) {
+		free(line);
+		return NULL;
+	}
+	if (len > 0 && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+	return line;
 }
 
 /* Ask "question? [yn] "; anything but an answer starting with y or n

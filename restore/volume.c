@@ -3,10 +3,11 @@
  *
  * tape.c calls volume_choose() when a volume ends before the dump does.
  * The name comes from -M (<prefix>%03d), from the -F script (exit 0 means
- * "it is ready, do not ask"), or from the operator, asked on /dev/tty with
- * the words of restore 0.4b47 because standard input may be
- * the archive itself.  tape.c opens and checks the volume; when that fails
- * it calls again with must_ask set, exactly as 0.4b47 re-prompts.
+ * "it is ready, do not ask"), or from the operator, asked with the words
+ * of restore 0.4b47 and answered, as there, on standard input (on
+ * /dev/tty when standard input is the archive itself).  tape.c opens and
+ * checks the volume; when that fails it calls again with must_ask set,
+ * exactly as 0.4b47 re-prompts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,40 +62,32 @@ run_script(const char *name, int n)
 	return WEXITSTATUS(st);
 }
 
-/* Ask the operator on /dev/tty.  NULL means "none" (or no terminal). */
+/* Ask the operator (ask_line(): standard input, /dev/tty when the
+ * archive is standard input).  NULL means "none" (or no answer). */
 static char *
 ask_name(int n, const char *dflt)
 {
-	FILE *tty;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char *line;
 
 	rmsg("Mount tape volume %d\n", n);
 	rmsg("Enter ``none'' if there are no more tapes\n");
 	rmsg("otherwise enter tape name (default: %s) ", dflt);
 	(void)fflush(stderr);
-	tty = fopen("/dev/tty", "r");
-	if (tty == NULL) {
+	line = ask_line();
+	if (line == NULL) {
 		/* 0.4b47 gives up silently here; say why. */
-		rmsg("\ncannot ask for volume %d: /dev/tty: %s\n", n,
-		     strerror(errno));
+		if (ropt.from_stdin && errno != 0)
+			rmsg("\ncannot ask for volume %d: /dev/tty: %s\n", n,
+			     strerror(errno));
+		else
+			rmsg("\n");
 		return NULL;
 	}
-	len = getline(&line, &cap, tty);
-	(void)fclose(tty);
-	if (len < 0) {
-		free(line);
-		rmsg("\n");
-		return NULL;
-	}
-	if (len > 0 && line[len - 1] == '\n')
-		line[--len] = '\0';
 	if (strcmp(line, "none") == 0) {
 		free(line);
 		return NULL;
 	}
-	if (len == 0) {
+	if (line[0] == '\0') {
 		free(line);
 		return xstrdup(dflt);
 	}
@@ -146,4 +139,45 @@ volume_choose(int n, const char *prev, bool must_ask)
 	answer = ask_name(n, name);
 	free(name);
 	return answer;
+}
+
+/* The volume question of 0.4b47 before -x and -i extract read files;
+ * false when the operator says none or (*eof set, eof may be NULL) the
+ * answers end.  Every volume is read from the first whatever the
+ * number. */
+bool
+volume_ask_number(char *(*read_answer)(void), bool *eof)
+{
+	if (ropt.aflag)
+		return true;
+	for (;;) {
+		char *ans, *end;
+		long v;
+
+		/* repeated with every question, as 0.4b47 does */
+		rmsg("You have not read any volumes yet.\n"
+		     "Unless you know which volume your file(s) are on you "
+		     "should start\nwith the last volume and work towards "
+		     "the first.\n");
+		rmsg("Specify next volume # (none if no more "
+		     "volumes): ");
+		if ((ans = read_answer()) == NULL) {
+			putc('\n', stderr);
+			if (eof != NULL)
+				*eof = true;
+			return false;
+		}
+		if (strcmp(ans, "none") == 0) {
+			free(ans);
+			return false;
+		}
+		errno = 0;
+		v = strtol(ans, &end, 10);
+		if (errno == 0 && end != ans && *end == '\0' && v > 0) {
+			free(ans);
+			return true;
+		}
+		rmsg("Volume numbers are positive numerics\n");
+		free(ans);
+	}
 }

@@ -78,7 +78,7 @@ check_archive() {
 
 	test_expect_success ROOT,LOOP,OURRESTORE "$kind/$ar: restore -x of a subset gives exactly that subset" '
 		cd '$kind' && rm -rf x.'$ar' && mkdir x.'$ar' &&
-		(cd x.'$ar' && "$RESTORE" -x -o -f ../'$ar'.dump ./dir /links) 2>x.err &&
+		(cd x.'$ar' && "$RESTORE" -x -a -o -f ../'$ar'.dump ./dir /links) 2>x.err &&
 		test_cmp /dev/null x.err &&
 		(cd x.'$ar' && find . -print | sort) >x.list &&
 		(cd src && find . \( -path ./dir -o -path "./dir/*" -o -path ./links -o -path "./links/*" \) -print; echo .) | sort >x.expect &&

@@ -136,25 +136,25 @@ do
 done
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-N writes nothing' '
-	mkdir n && (cd n && "$RESTORE" -x -N -o -f ../a.dump) &&
+	mkdir n && (cd n && "$RESTORE" -x -a -N -o -f ../a.dump) &&
 	test -z "$(ls -A n)"
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-m extracts by inode number' '
 	ino=$(grep "	\./d/e/f$" t.expect | awk "{print \$1}") &&
-	mkdir m && (cd m && "$RESTORE" -x -m -o -f ../a.dump d/e/f) &&
+	mkdir m && (cd m && "$RESTORE" -x -a -m -o -f ../a.dump d/e/f) &&
 	test "$(cat m/$ino)" = hello
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-h extracts a directory without its contents' '
-	mkdir h && (cd h && "$RESTORE" -x -h -o -f ../a.dump d) &&
+	mkdir h && (cd h && "$RESTORE" -x -a -h -o -f ../a.dump d) &&
 	test -d h/d && ! test -e h/d/e
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE '-x of a deep file: the directories made on the way get their archived modes, as 0.4b47' '
 	mkdir xo xr &&
 	(cd xo && "$ORACLE_RESTORE" -x -a -o -f ../a.dump ./d/e/f) &&
-	(cd xr && "$RESTORE" -x -o -f ../a.dump ./d/e/f) &&
+	(cd xr && "$RESTORE" -x -a -o -f ../a.dump ./d/e/f) &&
 	(cd xo && stat -c "%n %a %u %g %Y" d d/e d/e/f) >xdirs.expect &&
 	(cd xr && stat -c "%n %a %u %g %Y" d d/e d/e/f) >xdirs.actual &&
 	test_cmp xdirs.expect xdirs.actual

@@ -104,10 +104,111 @@ command -v setfacl >/dev/null && command -v getfacl >/dev/null &&
 test_expect_success OURRESTORE,OURDUMP,ACLTOOLS 'restore -x into a directory with a default ACL: no inherited ACLs' '
 	mkdir acl && setfacl -d -m u:1234:rwx acl &&
 	getfacl -n acl | grep "^default:user:1234:rwx" &&
-	(cd acl && "$RESTORE" -x -f ../b0.dump ./d ./f) &&
+	(cd acl && "$RESTORE" -x -a -o -f ../b0.dump ./d ./f) &&
 	test -f acl/d/e/z && test -f acl/f &&
 	getfacl -R -n acl/d acl/f >acl.list &&
 	! grep "user:1234" acl.list
+'
+
+# restore -C with names: ours compares the named files only (restore.8).
+test_expect_success OURDUMP 'setup: a tree with two changed files' '
+	cp -a tree2 tree4 && echo changed >tree4/sparse && echo changed >tree4/d/e/z
+'
+
+test_expect_success OURRESTORE,OURDUMP 'restore -C NAME compares only NAME' '
+	both -C -D ../tree4 -f ../b0.dump ./d/e &&
+	grep "^\./d/e/z: " u.err && ! grep "^\./sparse: " u.err &&
+	test_cmp - u.rc <<-\EOT &&
+	2
+	EOT
+	both -C -D ../tree4 -f ../b0.dump ./d/hl ./fifo &&
+	! grep "^\./" u.err && test_cmp - u.rc <<-\EOT
+	0
+	EOT
+'
+
+test_known_upstream_defect ORACLE,OURDUMP '0.4b47 -C NAME ignores NAME and compares everything' '
+	both -C -D ../tree4 -f ../b0.dump ./d/hl &&
+	grep "^\./d/e/z: " o.err && grep "^\./sparse: " o.err &&
+	test_cmp - o.rc <<-\EOT
+	2
+	EOT
+'
+
+# Amanda (amrecover) restores level by level with -x into one directory.
+# Between the levels files are added in d1, d3/s3 and a new d4/nd, d2/b
+# is rewritten and d5/s5/m removed; every directory is back-dated so that
+# a time set by the restore shows.
+test_expect_success ROOT,LOOP,OURDUMP,PYTHON 'setup: level 0 and level 1 of a changed tree' '
+	truncate -s 16M inc.img && mkfs.ext4 -q -F -b 1024 inc.img &&
+	idev=$(image_attach inc.img) &&
+	image_mount "$idev" imnt &&
+	(cd imnt && mkdir -p d1/s1 d2 d3/s3 d4 d5/s5 quiet/q &&
+	 echo a >d1/a && echo b >d2/b && echo c >d3/s3/c && echo d >d4/d &&
+	 echo q >quiet/q/q && echo m >d5/s5/m &&
+	 find . -path ./lost+found -prune -o \
+		-exec touch -h -d "2020-01-01 00:00:00" {} +) &&
+	image_umount imnt &&
+	"$DUMP" -0 -u -D "$PWD/dd.inc" -f i0.dump "$idev" 2>i0.err &&
+	sleep 1 &&
+	image_mount "$idev" imnt &&
+	(cd imnt && echo n >d1/new && echo more >>d2/b && echo n3 >d3/s3/n &&
+	 mkdir d4/nd && echo nf >d4/nd/nf && echo top >newtop &&
+	 rm d5/s5/m &&
+	 find . -path ./lost+found -prune -o -newer ../i0.err \
+		-exec touch -h -d "2021-01-01 00:00:00" {} +) &&
+	manifest imnt --no-root --exclude=lost+found | grep "	dir " >inc1.dirs &&
+	image_umount imnt &&
+	sleep 1 &&
+	"$DUMP" -1 -u -D "$PWD/dd.inc" -f i1.dump "$idev" 2>i1.err &&
+	grep "mtime=1609459200\." inc1.dirs | cut -f1 >inc1.changed &&
+	test_cmp - inc1.changed <<-\EOT
+	d1
+	d3/s3
+	d4
+	d4/nd
+	d5/s5
+	EOT
+'
+
+# levels_x RESTORE DIR file|pipe: -x level 0 then level 1 into DIR, the
+# archive named (-a, "y" for the question about ".") or on standard
+# input as amrecover gives it (restore xbf 2 - .); then the names of
+# the directories whose owner, mode or time differ from level 1's.
+levels_x() {
+	rm -rf "$2" && mkdir "$2" &&
+	for l in 0 1
+	do
+		if test "$3" = file
+		then
+			(cd "$2" && echo y | "$1" -x -a -f ../i$l.dump) || return 1
+		else
+			(cd "$2" && setsid -w "$1" xbf 2 - . <../i$l.dump) || return 1
+		fi >"$2.out" 2>"$2.err$l"
+	done &&
+	manifest "$2" --no-root --exclude=lost+found | grep "	dir " >"$2.dirs" &&
+	diff inc1.dirs "$2.dirs" | sed -n "s/^> \([^	]*\)	.*/\1/p" >"$2.wrong"
+}
+
+test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON 'restore -x -a -f of level 0 then 1: the directories of level 1' '
+	levels_x "$RESTORE" ux file &&
+	test_cmp /dev/null ux.wrong
+'
+
+test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON 'restore xbf 2 - . of level 0 then 1 (amrecover): the same' '
+	levels_x "$RESTORE" up pipe &&
+	test_cmp /dev/null up.wrong
+'
+
+test_known_upstream_defect ROOT,LOOP,OURDUMP,ORACLE,PYTHON '0.4b47 -x of level 0 then 1: directories of level 1 left with the restore time or level 0 times' '
+	levels_x "$ORACLE_RESTORE" ox file &&
+	test_cmp - ox.wrong <<-\EOT &&
+	d1
+	d3/s3
+	d4
+	d5/s5
+	EOT
+	grep ": \./d5/s5: File exists$" ox.err1
 '
 
 test_done

@@ -165,7 +165,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'restore -x -Q reads far less th
 	size=$(stat -c %s arch.ours) &&
 	mkdir xq && (cd xq && rchar_of "$RESTORE" -x -Q ../q.ours -f ../arch.ours ./big4 >../rq) &&
 	cmp tree/big4 xq/big4 && test ! -e xq/big5 &&
-	mkdir xf && (cd xf && rchar_of "$RESTORE" -x -f ../arch.ours ./big4 >../rf) &&
+	mkdir xf && (cd xf && rchar_of "$RESTORE" -x -a -f ../arch.ours ./big4 >../rf) &&
 	cmp tree/big4 xf/big4 &&
 	echo "archive $size, read with -Q $(cat rq), without $(cat rf)" &&
 	test $(cat rf) -ge $((size / 2)) &&

@@ -254,7 +254,7 @@ test_expect_success $P 'the source is unchanged after the -C checks' '
 
 test_expect_success $P 'restore -x of one file and of a directory brings their attributes' '
 	newfs x.img xt &&
-	(cd xt && "$RESTORE" -x -o -f ../ours.dump ./f.many ./sl ./d.acl) 2>x.err &&
+	(cd xt && "$RESTORE" -x -a -o -f ../ours.dump ./f.many ./sl ./d.acl) 2>x.err &&
 	test_cmp /dev/null x.err &&
 	xdump xt | sed -n "/^# file: d\.acl\$/,/^\$/p;/^# file: f\.many\$/,/^\$/p;/^# file: sl\$/,/^\$/p" >x.x &&
 	sed -n "/^# file: d\.acl\$/,/^\$/p;/^# file: f\.many\$/,/^\$/p;/^# file: sl\$/,/^\$/p" src.x >x.expect &&
@@ -267,7 +267,7 @@ test_expect_success $P 'restore -x of one file and of a directory brings their a
 
 test_expect_success $P 'dump 0.4b47 -> our restore -x of one file brings its attributes' '
 	newfs x2.img xt2 &&
-	(cd xt2 && "$RESTORE" -x -o -f ../ref.dump ./f.mixed) 2>x2.err &&
+	(cd xt2 && "$RESTORE" -x -a -o -f ../ref.dump ./f.mixed) 2>x2.err &&
 	test_cmp /dev/null x2.err &&
 	(cd xt2 && getfattr -d -m - -h -e hex f.mixed) >x2.x &&
 	(cd oo && getfattr -d -m - -h -e hex f.mixed) >x2.expect &&

@@ -213,8 +213,8 @@ test_expect_success ROOT,LOOP,OURRESTORE,OURRMT,PYTHON 'a file: R requests pipel
 
 test_expect_success ROOT,LOOP,OURRESTORE,OURRMT,PYTHON '-x of a subtree; -C against the mounted file system, as locally' '
 	rm -rf x xl && mkdir x xl &&
-	(cd x && RMT=$RMT $LIMIT "$RESTORE" -x -f localhost:$PWD/../l.dump ./dir 2>../x.err) &&
-	(cd xl && "$RESTORE" -x -f ../l.dump ./dir 2>/dev/null) &&
+	(cd x && RMT=$RMT $LIMIT "$RESTORE" -x -a -f localhost:$PWD/../l.dump ./dir 2>../x.err) &&
+	(cd xl && "$RESTORE" -x -a -f ../l.dump ./dir 2>/dev/null) &&
 	test -d x/dir && ! test -e x/other &&
 	manifest x --no-root >x.man && manifest xl --no-root >xl.man && test_cmp xl.man x.man &&
 	image_mount "$DEV" mnt ro &&
