@@ -232,8 +232,6 @@ void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void optr_damage_add(unsigned long n);
 unsigned long optr_damage_summary(void);
-void optr_progress_start(uint64_t estimate);
-void optr_progress(uint64_t blocks);
 const char *optr_ctime(time_t t);
 
 #endif /* DUMP_DUMP_H */

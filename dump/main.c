@@ -129,11 +129,12 @@ run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	unsigned long damaged, unreadable;
 	int incomplete;
 
+	/* before the writer is forked: it prints the progress lines */
+	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
 	if (tape_start(cfg) < 0) {
 		msg("The ENTIRE dump is aborted.\n");
 		exit(X_STARTUP);
 	}
-	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
 	traverse_dump_maps(dfs, maps);
 	changes_start(dfs);
 	traverse_dump_inodes(o, dfs, maps, 1);

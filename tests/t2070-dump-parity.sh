@@ -7,8 +7,20 @@ rcmd) and exits 1, with RSH set to a remote shell that fails (status
 255, as ssh) or cannot be run, and with RSH unset (a stand-in ssh first in
 PATH).  A server that dies before answering is a lost connection, status
 3, as in 0.4b47.  (0.4b47 itself needs rcmd and a real host here: not
-run side by side.)'
+run side by side.)
+
+Progress: under helpers/fastclock.c (time() runs with the size of the
+archive written, 10 KiB a second) both dumps of one big file print
+"X.XX% done at N kB/s, finished in H:MM" every five minutes of that
+clock; ours counts the blocks written, so its lines come at fixed points
+in the middle of the file, at exactly the rate of the clock.'
 . "$(dirname "$0")/lib.sh"
+
+CC=${CC:-cc}
+command -v "$CC" >/dev/null && test_set_prereq CC
+# A sanitizer build wants its runtime first among the preloads.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
 
 test_expect_success OURDUMP 'setup: a small file system image, a failing ssh' '
 	mkdir -p tree/d && echo hi >tree/d/f &&
@@ -85,5 +97,63 @@ do
 		test_cmp o.line u.line
 	'
 done
+
+# fast DUMP OUT ERR: DUMP of $bigdev to OUT, its clock run by OUT's size.
+fast() {
+	rm -f "$2" &&
+	env LD_PRELOAD="$TRASH_DIRECTORY/fastclock.so" \
+		FASTCLOCK_FILE="$TRASH_DIRECTORY/$2" FASTCLOCK_BYTES=10240 \
+		"$1" -0 -f "$2" -D dd "$bigdev" 2>"$3"
+}
+
+# progress ERR: the percentages of the progress lines, one a line.
+progress() {
+	sed -n "s/^  DUMP: \([0-9]*\.[0-9][0-9]\)% done at [0-9]* kB\/s, finished in [0-9]*:[0-5][0-9]\$/\1/p" "$1"
+}
+
+test_expect_success ROOT,LOOP,CC 'setup: one big file, the clock shim' '
+	"$CC" -shared -fPIC -o fastclock.so "$HELPERS/fastclock.c" &&
+	mkdir big && head -c 22000000 /dev/urandom >big/f && echo x >big/g &&
+	mke2fs -q -F -t ext4 -d big big.img 40M &&
+	bigdev=$(image_attach big.img)
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE 'progress lines: 0.4b47 prints them in the middle of a big file' '
+	fast "$ORACLE_DUMP" o.dump o.err &&
+	grep "DUMP IS DONE" o.err &&
+	progress o.err >o.pct &&
+	test $(wc -l <o.pct) -ge 5 &&
+	test $(grep -c "% done" o.err) = $(wc -l <o.pct)
+'
+
+test_expect_success ROOT,LOOP,CC,OURDUMP 'progress lines: ours, at the blocks written' '
+	fast "$DUMP" u.dump u.err &&
+	grep "DUMP IS DONE" u.err &&
+	progress u.err >u.pct &&
+	test $(grep -c "% done" u.err) = $(wc -l <u.pct) &&
+	est=$(sed -n "s/^  DUMP: estimated \([0-9]*\) blocks\.\$/\1/p" u.err) &&
+	total=$(sed -n "s/^  DUMP: \([0-9]*\) blocks (.*) on 1 volume(s)\$/\1/p" u.err) &&
+	test "$total" = $(($(wc -c <u.dump) / 1024)) &&
+	# 21 MB at 10 KiB a second: a line every 300 s, 7 in all; each
+	# says 10 kB/s (the blocks it counts reached the file), they grow
+	# by 300 s of blocks at least and stay below the total and 100%
+	test $(wc -l <u.pct) = 7 &&
+	grep "% done at 10 kB/s, " u.err >rate &&
+	test $(wc -l <rate) = 7 &&
+	awk -v est="$est" -v total="$total" "
+		{ b = \$1 * (est + 11) / 100 }
+		b > total || \$1 >= 100 || b < prev + 3000 - 30 { bad = 1 }
+		{ prev = b }
+		END { exit bad }" u.pct
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'progress lines: the same words as 0.4b47' '
+	shape() {
+		grep "% done" "$1" | sed "s/[0-9][0-9]*/N/g" | sort -u
+	} &&
+	shape o.err >o.shape && shape u.err >u.shape &&
+	echo "  DUMP: N.N% done at N kB/s, finished in N:N" >expect &&
+	test_cmp expect o.shape && test_cmp expect u.shape
+'
 
 test_done
