@@ -136,7 +136,7 @@ run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 		exit(X_STARTUP);
 	}
 	traverse_dump_maps(dfs, maps);
-	changes_start(dfs);
+	changes_start(dfs, maps);
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
 	damaged = optr_damage_summary();
