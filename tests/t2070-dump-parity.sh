@@ -13,7 +13,12 @@ Progress: under helpers/fastclock.c (time() runs with the size of the
 archive written, 10 KiB a second) both dumps of one big file print
 "X.XX% done at N kB/s, finished in H:MM" every five minutes of that
 clock; ours counts the blocks written, so its lines come at fixed points
-in the middle of the file, at exactly the rate of the clock.'
+in the middle of the file, at exactly the rate of the clock.
+
+"Dumping DEV (FILESYS) to OUT" comes right after the date line, before
+the file system is opened, as in 0.4b47: also when the open fails (an
+unlisted device that holds no file system, a path whose file system
+cannot be opened).'
 . "$(dirname "$0")/lib.sh"
 
 CC=${CC:-cc}
@@ -154,6 +159,62 @@ test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'progress lines: the same words 
 	shape o.err >o.shape && shape u.err >u.shape &&
 	echo "  DUMP: N.N% done at N kB/s, finished in N:N" >expect &&
 	test_cmp expect o.shape && test_cmp expect u.shape
+'
+
+# opening OUT: the lines up to the label or the abort, dates masked,
+# without our flush line and our prefix on the libext2fs error.
+opening() {
+	no_flush_line <"$1" |
+	sed -e "s/: [A-Z][a-z][a-z] [A-Z][a-z][a-z] .*/: DATE/" \
+	    -e "s/^  DUMP: \(.*: Bad magic number in super-block while opening filesystem\)\$/\1/" |
+	sed "/^  DUMP: Label: /q; /^  DUMP: Cannot open /q; /^  DUMP: The ENTIRE dump is aborted/q"
+}
+
+# both OPERAND NAME: 0.4b47 and ours dump OPERAND; their opening lines.
+both() {
+	{ "$ORACLE_DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$1" 2>$2.o.err
+	  echo $? >$2.o.rc; } &&
+	{ "$DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$1" 2>$2.u.err
+	  echo $? >$2.u.rc; } &&
+	opening $2.o.err >$2.o.open && opening $2.u.err >$2.u.open
+}
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'Dumping line: an unlisted device, as 0.4b47' '
+	both "$bigdev" unl &&
+	test_cmp unl.o.open unl.u.open &&
+	sed -n 3p unl.u.open | grep "^  DUMP: Dumping $bigdev (an unlisted file system) to /dev/null\$"
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURDUMP 'Dumping line: an unlisted device without a file system, before the error' '
+	truncate -s 4M nofs.img && nodev=$(image_attach nofs.img) &&
+	both "$nodev" nofs &&
+	test_cmp nofs.o.open nofs.u.open &&
+	sed -n 3p nofs.u.open | grep "^  DUMP: Dumping $nodev (an unlisted file system) to /dev/null\$" &&
+	sed -n 4p nofs.u.open | grep "^$nodev: Bad magic number" &&
+	test_cmp nofs.o.rc nofs.u.rc
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'Dumping line: a mounted device and a directory in it, as 0.4b47' '
+	mkdir mnt && image_mount "$bigdev" mnt ro &&
+	test_when_finished "image_umount mnt" &&
+	both "$bigdev" mdev && test_cmp mdev.o.open mdev.u.open &&
+	sed -n 3p mdev.u.open | grep "^  DUMP: Dumping $bigdev ($PWD/mnt) to /dev/null\$" &&
+	both "$PWD/mnt/f" mfile && test_cmp mfile.o.open mfile.u.open &&
+	sed -n 3p mfile.u.open | grep "^  DUMP: Dumping $bigdev ($PWD/mnt (dir /f)) to /dev/null\$"
+'
+
+test_expect_success ROOT,ORACLE,OURDUMP 'Dumping line: a path that does not exist, before the open, as 0.4b47' '
+	both /nonexistent/x nx &&
+	sed -n 3p nx.o.open >o.line && sed -n 3p nx.u.open >u.line &&
+	grep "^  DUMP: Dumping .* (/ (dir nonexistent/x)) to /dev/null\$" o.line &&
+	test_cmp o.line u.line
+'
+
+test_expect_success ROOT,OURDUMP 'Dumping line: an image file, right after the date' '
+	"$DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$PWD/fs.img" 2>img.err &&
+	opening img.err >img.open &&
+	sed -n 3p img.open | grep "^  DUMP: Dumping $PWD/fs.img (an unlisted file system) to /dev/null\$" &&
+	sed -n 4p img.open | grep "^  DUMP: Label: "
 '
 
 test_done
