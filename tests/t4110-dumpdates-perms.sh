@@ -304,7 +304,9 @@ do
 	test_expect_success ROOT,LOOP,OURDUMP,STRACE "SIG$sig as the new file is renamed in: no temporary file left" '
 		printf "%s\n" "$dev 0 $OLD" | debian_dd ks &&
 		test_when_finished "rm -rf ks" &&
-		{ strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+		# (LeakSanitizer cannot run under ptrace)
+		{ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		  strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
 			-e inject=rename,renameat,renameat2:signal='$sig' \
 			"$DUMP" -1 -u -D "$PWD/ks/dd" -f /dev/null "$dev" 2>ks.err
 		  echo $? >ks.rc; } &&
