@@ -13,6 +13,10 @@
  *
  * Files wait in a queue in the order they were dumped, which is the
  * order their data reaches the output.
+ *
+ * A report names the file by its path inside the file system when a
+ * directory of the dump holds it (looked up then, so only changed files
+ * cost a walk of the directories), else by its inode number.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +44,7 @@ struct watched {
 
 static struct {
 	const struct dump_fs *dfs;
+	const struct dump_maps *maps; /* its directories name the files */
 	int fd; /* the device, for the inode tables */
 	unsigned char *raw; /* one on-disk inode */
 	struct watched *q;
@@ -68,9 +73,10 @@ stamp_of(const struct ext2_inode_large *in, unsigned inode_size,
 }
 
 void
-changes_start(const struct dump_fs *dfs)
+changes_start(const struct dump_fs *dfs, const struct dump_maps *maps)
 {
 	w.dfs = dfs;
+	w.maps = maps;
 	w.fd = open(dfs->device, O_RDONLY | O_CLOEXEC);
 	if (w.fd == -1)
 		msg("Cannot open %s to check for files changed as they were "
@@ -104,10 +110,67 @@ read_raw_inode(ext2_ino_t ino)
 	return 0;
 }
 
+struct find {
+	ext2_ino_t ino;
+	int found;
+};
+
+static int
+find_entry(struct ext2_dir_entry *de, int offset, int blocksize, char *buf,
+	   void *priv)
+{
+	struct find *f = priv;
+
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
+	if (de->inode != f->ino || ext2fs_dirent_name_len(de) == 0)
+		return 0;
+	f->found = 1;
+	return DIRENT_ABORT;
+}
+
+/* The path of ino inside the file system (ext2fs memory), or NULL: the
+ * first directory of the dump that has an entry for it, then upwards. */
+static char *
+path_of(ext2_ino_t ino)
+{
+	const struct dump_maps *m = w.maps;
+	struct find f = {.ino = ino};
+	ext2_ino_t dir;
+	char *name = NULL;
+
+	if (m == NULL || m->dirs == NULL)
+		return NULL;
+	for (dir = 1; dir < m->maxino && !f.found; dir++) {
+		if (!map_test(m->dirs, dir) ||
+		    ext2fs_dir_iterate(w.dfs->fs, dir, 0, NULL, find_entry,
+				       &f) != 0)
+			continue;
+		if (f.found)
+			break;
+	}
+	if (!f.found || ext2fs_get_pathname(w.dfs->fs, dir, ino, &name) != 0)
+		return NULL;
+	/* libext2fs puts "<N>" where it could not name a directory */
+	if (name != NULL && (name[0] != '/' || strchr(name, '<') != NULL)) {
+		ext2fs_free_mem(&name);
+		return NULL;
+	}
+	return name;
+}
+
 void
 changes_report(ext2_ino_t ino, const char *what)
 {
-	msg("inode %u: %s\n", ino, what);
+	char *path = path_of(ino);
+
+	if (path != NULL) {
+		msg("%s: %s\n", path, what);
+		ext2fs_free_mem(&path);
+	} else {
+		msg("inode %u: %s\n", ino, what);
+	}
 	w.changed++;
 }
 
@@ -175,6 +238,7 @@ changes_finish(void)
 	free(w.raw);
 	w.q = NULL;
 	w.raw = NULL;
+	w.maps = NULL;
 	w.n = w.cap = w.head = 0;
 	if (w.fd != -1)
 		(void)close(w.fd); /* read only */

@@ -8,8 +8,9 @@
 
 #include "dump.h"
 
-/* Before pass III: open the device for re-reading inodes. */
-void changes_start(const struct dump_fs *dfs);
+/* Before pass III: open the device for re-reading inodes; the
+ * directories of maps name the files reported. */
+void changes_start(const struct dump_fs *dfs, const struct dump_maps *maps);
 
 /* Inode ino was archived as *in; its data ends before tape block end. */
 void changes_watch(ext2_ino_t ino, const struct ext2_inode_large *in,
@@ -19,8 +20,8 @@ void changes_watch(ext2_ino_t ino, const struct ext2_inode_large *in,
  * tape blocks (tape_blocks_read()). */
 void changes_poll(uint64_t read_blocks);
 
-/* Report an inode that changed in another way ("inode N: what") and
- * count it. */
+/* Report an inode that changed in another way ("PATH: what", or
+ * "inode N: what" when no directory names it) and count it. */
 void changes_report(ext2_ino_t ino, const char *what);
 
 /* After the last record was written: check the rest; returns how many

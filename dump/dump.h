@@ -117,8 +117,15 @@ map_clear(uint8_t *m, ext2_ino_t ino)
 void options_parse(int argc, char **argv, struct dump_opts *o);
 void options_free(struct dump_opts *o);
 
-/* fsopen.c */
-int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs);
+/* fsopen.c.  announce is called with the device and the file system's
+ * name just before the file system is opened, also when the open then
+ * fails (0.4b47 prints its "Dumping" line there). */
+struct fsopen_announce {
+	void (*fn)(const void *arg, const char *device, const char *filesys);
+	const void *arg;
+};
+int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
+		   const struct fsopen_announce *announce);
 void fsopen_close(struct dump_fs *dfs);
 int fsopen_same_name(const char *name, const char *path);
 
@@ -183,7 +190,8 @@ struct dump_subset {
 
 /* fsopen.c: 1 and *sub filled when o->operand names a subset, else 0. */
 int fsopen_subset(const struct dump_opts *o, struct dump_subset *sub);
-int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs);
+int fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs,
+		       const struct fsopen_announce *announce);
 void fsopen_free_subset(struct dump_subset *sub);
 
 /* subset.c: the inodes a subset dump looks at, each once, in the order
@@ -234,8 +242,6 @@ void optr_damage(ext2_ino_t ino, long code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void optr_damage_add(unsigned long n);
 unsigned long optr_damage_summary(void);
-void optr_progress_start(uint64_t estimate);
-void optr_progress(uint64_t blocks);
 const char *optr_ctime(time_t t);
 
 #endif /* DUMP_DUMP_H */

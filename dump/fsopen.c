@@ -329,10 +329,12 @@ subset_open_failed(const struct dump_subset *sub)
 }
 
 int
-fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs)
+fsopen_open_subset(const struct dump_subset *sub, struct dump_fs *dfs,
+		   const struct fsopen_announce *announce)
 {
 	ext2_filsys fs;
 
+	announce->fn(announce->arg, sub->device, sub->filesys);
 	if (open_fs(sub->device, &fs, 1, 1) < 0) {
 		subset_open_failed(sub);
 		return -1;
@@ -357,7 +359,8 @@ fsopen_free_subset(struct dump_subset *sub)
  * operand cannot be dumped.
  */
 int
-fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
+fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
+	       const struct fsopen_announce *announce)
 {
 	char *name, *dev = NULL, *dir = NULL;
 	char abs[PATH_MAX];
@@ -379,8 +382,12 @@ fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 	if (search_mounts(name, &dev, &dir) ||
 	    (realpath(name, abs) != NULL && search_mounts(abs, &dev, &dir))) {
 		free(name);
-		if (open_fs(dev, &fs, 0, 1) < 0)
+		announce->fn(announce->arg, dev, dir);
+		if (open_fs(dev, &fs, 0, 1) < 0) {
+			free(dev);
+			free(dir);
 			return -1;
+		}
 		dfs->device = dev;
 		dfs->filesys = dir;
 		fill_fs(dfs, fs);
@@ -398,6 +405,7 @@ fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs)
 		free(name);
 		return -1;
 	}
+	announce->fn(announce->arg, name, UNLISTED_FS);
 	if (open_fs(name, &fs, S_ISREG(st.st_mode), 1) < 0) {
 		if (S_ISREG(st.st_mode))
 			msg("%s is neither an ext2/3/4 file system image nor "

@@ -129,13 +129,14 @@ run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	unsigned long damaged, unreadable;
 	int incomplete;
 
+	/* before the writer is forked: it prints the progress lines */
+	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
 	if (tape_start(cfg) < 0) {
 		msg("The ENTIRE dump is aborted.\n");
 		exit(X_STARTUP);
 	}
-	optr_progress_start(maps->estimate + 1 + (uint64_t)o->ntrec);
 	traverse_dump_maps(dfs, maps);
-	changes_start(dfs);
+	changes_start(dfs, maps);
 	traverse_dump_inodes(o, dfs, maps, 1);
 	traverse_dump_inodes(o, dfs, maps, 0);
 	damaged = optr_damage_summary();
@@ -180,33 +181,44 @@ fill_tape_config(const struct dump_opts *o, const struct dump_fs *dfs,
 	c->volscript = o->volscript;
 }
 
+/*
+ * "Dumping DEVICE (FILESYS) to OUTPUT", printed just before the file
+ * system is opened (fsopen.c), as 0.4b47 does: also when the open then
+ * fails.  FILESYS is cut to the header's field, as 0.4b47 prints it.
+ */
+static void
+announce_dump(const void *arg, const char *device, const char *fsname)
+{
+	const struct dump_opts *o = arg;
+	char name[PATH_MAX], filesys[NAMELEN];
+
+	if (o->estimate_only)
+		return;
+	copy_field(filesys, sizeof(filesys), fsname);
+	if (strcmp(o->output, "-") == 0) {
+		msg("Dumping %s (%s) to standard output\n", device, filesys);
+	} else {
+		struct tape_config c;
+		struct rmt_conn remote;
+		const char *path;
+
+		memset(&c, 0, sizeof(c));
+		c.output = o->output;
+		c.multi = o->multi;
+		tape_volume_name(&c, 1, name, sizeof(name));
+		/* 0.4b47 names a remote output by its path and host. */
+		if (rmt_is_remote(name) && rmt_split(name, &remote, &path) == 0)
+			msg("Dumping %s (%s) to %s on host %s\n", device,
+			    filesys, path, remote.host);
+		else
+			msg("Dumping %s (%s) to %s\n", device, filesys, name);
+	}
+}
+
 static void
 start_messages(const struct dump_opts *o, const struct dump_fs *dfs,
 	       const struct tape_config *cfg)
 {
-	char name[PATH_MAX];
-	/* The header's copy, cut to its field as 0.4b47 prints it. */
-	const char *filesys = cfg->ident->s_spcl.c_filesys;
-
-	if (strcmp(o->output, "-") == 0) {
-		msg("Dumping %s (%s) to standard output\n", dfs->device,
-		    filesys);
-	} else {
-		struct rmt_conn remote;
-		const char *path;
-
-		if (o->multi)
-			tape_volume_name(cfg, 1, name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "%s", o->output);
-		/* 0.4b47 names a remote output by its path and host. */
-		if (rmt_is_remote(name) && rmt_split(name, &remote, &path) == 0)
-			msg("Dumping %s (%s) to %s on host %s\n", dfs->device,
-			    filesys, path, remote.host);
-		else
-			msg("Dumping %s (%s) to %s\n", dfs->device, filesys,
-			    name);
-	}
 	traverse_report_fixed(o, dfs);
 	msg("Label: %s\n", cfg->ident->s_spcl.c_label);
 	msg("Writing %d Kilobyte records\n", o->ntrec);
@@ -367,7 +379,9 @@ static void
 open_filesystem(const struct dump_opts *o, const struct dump_subset *sub,
 		int subset, struct dump_fs *dfs)
 {
-	int rc = subset ? fsopen_open_subset(sub, dfs) : fsopen_resolve(o, dfs);
+	struct fsopen_announce ann = {announce_dump, o};
+	int rc = subset ? fsopen_open_subset(sub, dfs, &ann)
+			: fsopen_resolve(o, dfs, &ann);
 
 	if (rc < 0) {
 		msg("The ENTIRE dump is aborted.\n");

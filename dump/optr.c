@@ -181,9 +181,10 @@ optr_progress_start(uint64_t estimate)
 }
 
 /*
- * Called by the traversal after each inode; cheap unless the interval
- * has passed.  The time left is extrapolated from the average rate so
- * far, as 0.4b47 does.
+ * Called by the writer after each write with the blocks written so far
+ * (also in the middle of a big file); cheap unless the interval has
+ * passed.  The time left is extrapolated from the average rate so far,
+ * as 0.4b47 does.
  */
 void
 optr_progress(uint64_t blocks)

@@ -6,6 +6,8 @@
 #ifndef DUMP_OPTR_H
 #define DUMP_OPTR_H
 
+#include <stdint.h>
+
 /* Print "  DUMP: <text>" to stderr (the format supplies any newline). */
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Continue a message line: no prefix. */
@@ -15,5 +17,10 @@ void msgtail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void dump_abort(void);
 /* Register the function dump_abort() calls first (NULL: none). */
 void optr_on_abort(void (*hook)(void));
+/* The progress line: set the estimate and start the clock before the
+ * writer is forked; the writer then reports the blocks it has written
+ * (a line at most every five minutes). */
+void optr_progress_start(uint64_t estimate);
+void optr_progress(uint64_t blocks);
 
 #endif /* DUMP_OPTR_H */

@@ -375,6 +375,12 @@ ring_written(const struct ring *r)
 	return __atomic_load_n(&r->written, __ATOMIC_ACQUIRE);
 }
 
+uint64_t
+ring_written_blocks(const struct ring *r)
+{
+	return ring_written(r) * (uint64_t)(r->recsize / TP_BSIZE);
+}
+
 /* ---- volume changes ---------------------------------------------------- */
 
 void

@@ -127,6 +127,8 @@ int ring_failed(const struct ring *r);
 /* Writer: records fully written so far; master: read it for progress. */
 void ring_set_written(struct ring *r, uint64_t nrecords);
 uint64_t ring_written(const struct ring *r);
+/* The same in tape blocks. */
+uint64_t ring_written_blocks(const struct ring *r);
 
 /*
  * Volume changes.  The writer writes a RING_VOLEND record, flushes and

@@ -194,8 +194,7 @@ tape_blocks(void)
 uint64_t
 tape_blocks_read(void)
 {
-	return ts.ring == NULL ? 0
-			       : ring_written(ts.ring) * (uint64_t)ts.cfg.ntrec;
+	return ts.ring == NULL ? 0 : ring_written_blocks(ts.ring);
 }
 
 int

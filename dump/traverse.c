@@ -564,7 +564,6 @@ traverse_dump_inodes(const struct dump_opts *o, const struct dump_fs *dfs,
 			changes_watch(ino, in, tape_blocks());
 		changes_poll(tape_blocks_read());
 		sig_check(); /* once per inode: a signal is acted on soon */
-		optr_progress(tape_blocks());
 	}
 	free(in);
 }

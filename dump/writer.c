@@ -54,6 +54,7 @@
 
 #include "dumprestore.h"
 #include "exitcodes.h"
+#include "optr.h"
 #include "ring.h"
 #include "writer.h"
 #include "xio.h"
@@ -274,6 +275,15 @@ fail(struct writer *w, enum ring_error kind, int err, uint64_t record)
 	_exit(WRITER_EXIT_FAILED);
 }
 
+/* Records before nrecords are on the output.  The progress line counts
+ * them, so it is printed here, where each write ends. */
+static void
+landed(struct writer *w, uint64_t nrecords)
+{
+	ring_set_written(w->ring, nrecords);
+	optr_progress(ring_written_blocks(w->ring));
+}
+
 /* Give a pipe output a bigger buffer (see PIPE_BUFFER_BYTES).  Only a
  * tuning: a socket or an old kernel refuses, and nothing else changes. */
 static void
@@ -444,7 +454,7 @@ write_remote(struct writer *w, uint64_t first, size_t n, const unsigned *flags)
 					w->pos += (uint64_t)r;
 			} else {
 				w->pos += (uint64_t)r;
-				ring_set_written(w->ring, rec + 1);
+				landed(w, rec + 1);
 			}
 		}
 		/* landed or refused: the slot is free, unless the caller
@@ -511,7 +521,7 @@ write_records(struct writer *w, uint64_t first, size_t n, const unsigned *flags,
 		return write_remote(w, first, n, flags);
 	if (write_all(w, iov, iovcnt))
 		return 1;
-	ring_set_written(w->ring, first + n);
+	landed(w, first + n);
 	for (i = 0; i < n; i++) {
 		if (ring_release(w->ring, first + i) == -1)
 			fail(w, RING_INTERNAL, errno, first + i);

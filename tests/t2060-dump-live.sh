@@ -147,7 +147,7 @@ changed_case() {
 	head -c 4096 /dev/urandom >>"$mnt_top/$cc_name/grow"
 	touch "$cc_name.go"
 	wait $cc_pid &&
-	grep "^  DUMP: inode $cc_ino: file changed as we read it\$" "$cc_name.err"
+	grep "^  DUMP: /grow: file changed as we read it\$" "$cc_name.err"
 }
 
 test_expect_success ROOT,LOOP,OURDUMP,PYTHON 'a file appended to as it is read is reported and counted' '

@@ -7,8 +7,25 @@ rcmd) and exits 1, with RSH set to a remote shell that fails (status
 255, as ssh) or cannot be run, and with RSH unset (a stand-in ssh first in
 PATH).  A server that dies before answering is a lost connection, status
 3, as in 0.4b47.  (0.4b47 itself needs rcmd and a real host here: not
-run side by side.)'
+run side by side.)
+
+Progress: under helpers/fastclock.c (time() runs with the size of the
+archive written, 10 KiB a second) both dumps of one big file print
+"X.XX% done at N kB/s, finished in H:MM" every five minutes of that
+clock; ours counts the blocks written, so its lines come at fixed points
+in the middle of the file, at exactly the rate of the clock.
+
+"Dumping DEV (FILESYS) to OUT" comes right after the date line, before
+the file system is opened, as in 0.4b47: also when the open fails (an
+unlisted device that holds no file system, a path whose file system
+cannot be opened).'
 . "$(dirname "$0")/lib.sh"
+
+CC=${CC:-cc}
+command -v "$CC" >/dev/null && test_set_prereq CC
+# A sanitizer build wants its runtime first among the preloads.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
 
 test_expect_success OURDUMP 'setup: a small file system image, a failing ssh' '
 	mkdir -p tree/d && echo hi >tree/d/f &&
@@ -85,5 +102,120 @@ do
 		test_cmp o.line u.line
 	'
 done
+
+# fast DUMP OUT ERR: DUMP of $bigdev to OUT, its clock run by OUT's size.
+fast() {
+	rm -f "$2" &&
+	env LD_PRELOAD="$TRASH_DIRECTORY/fastclock.so" \
+		FASTCLOCK_FILE="$TRASH_DIRECTORY/$2" FASTCLOCK_BYTES=10240 \
+		"$1" -0 -f "$2" -D dd "$bigdev" 2>"$3"
+}
+
+# progress ERR: the percentages of the progress lines, one a line.
+progress() {
+	sed -n "s/^  DUMP: \([0-9]*\.[0-9][0-9]\)% done at [0-9]* kB\/s, finished in [0-9]*:[0-5][0-9]\$/\1/p" "$1"
+}
+
+test_expect_success ROOT,LOOP,CC 'setup: one big file, the clock shim' '
+	"$CC" -shared -fPIC -o fastclock.so "$HELPERS/fastclock.c" &&
+	mkdir big && head -c 22000000 /dev/urandom >big/f && echo x >big/g &&
+	mke2fs -q -F -t ext4 -d big big.img 40M &&
+	bigdev=$(image_attach big.img)
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE 'progress lines: 0.4b47 prints them in the middle of a big file' '
+	fast "$ORACLE_DUMP" o.dump o.err &&
+	grep "DUMP IS DONE" o.err &&
+	progress o.err >o.pct &&
+	test $(wc -l <o.pct) -ge 5 &&
+	test $(grep -c "% done" o.err) = $(wc -l <o.pct)
+'
+
+test_expect_success ROOT,LOOP,CC,OURDUMP 'progress lines: ours, at the blocks written' '
+	fast "$DUMP" u.dump u.err &&
+	grep "DUMP IS DONE" u.err &&
+	progress u.err >u.pct &&
+	test $(grep -c "% done" u.err) = $(wc -l <u.pct) &&
+	est=$(sed -n "s/^  DUMP: estimated \([0-9]*\) blocks\.\$/\1/p" u.err) &&
+	total=$(sed -n "s/^  DUMP: \([0-9]*\) blocks (.*) on 1 volume(s)\$/\1/p" u.err) &&
+	test "$total" = $(($(wc -c <u.dump) / 1024)) &&
+	# 21 MB at 10 KiB a second: a line every 300 s, 7 in all; each
+	# says 10 kB/s (the blocks it counts reached the file), they grow
+	# by 300 s of blocks at least and stay below the total and 100%
+	test $(wc -l <u.pct) = 7 &&
+	grep "% done at 10 kB/s, " u.err >rate &&
+	test $(wc -l <rate) = 7 &&
+	awk -v est="$est" -v total="$total" "
+		{ b = \$1 * (est + 11) / 100 }
+		b > total || \$1 >= 100 || b < prev + 3000 - 30 { bad = 1 }
+		{ prev = b }
+		END { exit bad }" u.pct
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'progress lines: the same words as 0.4b47' '
+	shape() {
+		grep "% done" "$1" | sed "s/[0-9][0-9]*/N/g" | sort -u
+	} &&
+	shape o.err >o.shape && shape u.err >u.shape &&
+	echo "  DUMP: N.N% done at N kB/s, finished in N:N" >expect &&
+	test_cmp expect o.shape && test_cmp expect u.shape
+'
+
+# opening OUT: the lines up to the label or the abort, dates masked,
+# without our flush line and our prefix on the libext2fs error.
+opening() {
+	no_flush_line <"$1" |
+	sed -e "s/: [A-Z][a-z][a-z] [A-Z][a-z][a-z] .*/: DATE/" \
+	    -e "s/^  DUMP: \(.*: Bad magic number in super-block while opening filesystem\)\$/\1/" |
+	sed "/^  DUMP: Label: /q; /^  DUMP: Cannot open /q; /^  DUMP: The ENTIRE dump is aborted/q"
+}
+
+# both OPERAND NAME: 0.4b47 and ours dump OPERAND; their opening lines.
+both() {
+	{ "$ORACLE_DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$1" 2>$2.o.err
+	  echo $? >$2.o.rc; } &&
+	{ "$DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$1" 2>$2.u.err
+	  echo $? >$2.u.rc; } &&
+	opening $2.o.err >$2.o.open && opening $2.u.err >$2.u.open
+}
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'Dumping line: an unlisted device, as 0.4b47' '
+	both "$bigdev" unl &&
+	test_cmp unl.o.open unl.u.open &&
+	sed -n 3p unl.u.open | grep "^  DUMP: Dumping $bigdev (an unlisted file system) to /dev/null\$"
+'
+
+test_expect_success ROOT,LOOP,ORACLE,OURDUMP 'Dumping line: an unlisted device without a file system, before the error' '
+	truncate -s 4M nofs.img && nodev=$(image_attach nofs.img) &&
+	both "$nodev" nofs &&
+	test_cmp nofs.o.open nofs.u.open &&
+	sed -n 3p nofs.u.open | grep "^  DUMP: Dumping $nodev (an unlisted file system) to /dev/null\$" &&
+	sed -n 4p nofs.u.open | grep "^$nodev: Bad magic number" &&
+	test_cmp nofs.o.rc nofs.u.rc
+'
+
+test_expect_success ROOT,LOOP,CC,ORACLE,OURDUMP 'Dumping line: a mounted device and a directory in it, as 0.4b47' '
+	mkdir mnt && image_mount "$bigdev" mnt ro &&
+	test_when_finished "image_umount mnt" &&
+	both "$bigdev" mdev && test_cmp mdev.o.open mdev.u.open &&
+	# (the name is cut to its header field, 63 bytes, by both)
+	sed -n 3p mdev.u.open | grep "^  DUMP: Dumping $bigdev ($PWD/mnt" &&
+	both "$PWD/mnt/f" mfile && test_cmp mfile.o.open mfile.u.open &&
+	sed -n 3p mfile.u.open | grep "^  DUMP: Dumping $bigdev ($PWD/mnt"
+'
+
+test_expect_success ROOT,ORACLE,OURDUMP 'Dumping line: a path that does not exist, before the open, as 0.4b47' '
+	both /nonexistent/x nx &&
+	sed -n 3p nx.o.open >o.line && sed -n 3p nx.u.open >u.line &&
+	grep "^  DUMP: Dumping .* (/ (dir nonexistent/x)) to /dev/null\$" o.line &&
+	test_cmp o.line u.line
+'
+
+test_expect_success ROOT,OURDUMP 'Dumping line: an image file, right after the date' '
+	"$DUMP" -0 -f /dev/null -D "$PWD/none.dd" "$PWD/fs.img" 2>img.err &&
+	opening img.err >img.open &&
+	sed -n 3p img.open | grep "^  DUMP: Dumping $PWD/fs.img (an unlisted file system) to /dev/null\$" &&
+	sed -n 4p img.open | grep "^  DUMP: Label: "
+'
 
 test_done

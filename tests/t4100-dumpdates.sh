@@ -378,4 +378,32 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP,NS '-W: a frequency above 3659 is f
 	grep "^  DUMP: Dump frequency in fstab/mtab for /srv/big $odev is too big: 3660 > 3659$" Berr.all
 '
 
+# 0.4b47 cannot dump an image file: it takes it for a file inside the
+# file system holding it, a subset, and so refuses -u.  Ours dumps the
+# image as a file system, and -u records it under the name given.
+test_expect_success ORACLE 'dump 0.4b47 -u of an image file: refused as a subdirectory, status 1' '
+	mkdir -p itree && echo x >itree/f &&
+	mke2fs -q -F -t ext4 -d itree "$PWD/i.img" 4M &&
+	: >i.ref.dd &&
+	{ "$ORACLE_DUMP" -0 -u -D "$PWD/i.ref.dd" -f /dev/null "$PWD/i.img" 2>i.ref.err
+	  echo $? >i.ref.rc; } &&
+	echo 1 >expect && test_cmp expect i.ref.rc &&
+	printf "  DUMP: You can\047t update the dumpdates file when dumping a subdirectory\n  DUMP: The ENTIRE dump is aborted.\n" >expect &&
+	test_cmp expect i.ref.err && test ! -s i.ref.dd
+'
+
+test_expect_success OURDUMP '-u of an image file: recorded under its name, the base of level 1' '
+	mkdir -p itree && echo x >itree/f &&
+	mke2fs -q -F -t ext4 -d itree "$PWD/i.img" 4M &&
+	: >i.ours.dd &&
+	"$DUMP" -0 -u -D "$PWD/i.ours.dd" -f /dev/null "$PWD/i.img" 2>i0.err &&
+	grep "DUMP IS DONE" i0.err &&
+	"$DUMP" -1 -u -D "$PWD/i.ours.dd" -f /dev/null "$PWD/i.img" 2>i1.err &&
+	d0=$(sed -n "s|^$PWD/i.img 0 \($DATE_RE\) +0000\$|\1|p" i.ours.dd) &&
+	test -n "$d0" &&
+	grep "^  DUMP: Date of last level 0 dump: $d0\$" i1.err &&
+	grep "^$PWD/i.img 1 $DATE_RE +0000\$" i.ours.dd &&
+	test $(wc -l <i.ours.dd) = 2
+'
+
 test_done

@@ -295,4 +295,27 @@ test_expect_success ROOT,LOOP,OURDUMP,STRACE 'as root, killed before its rename:
 	echo "root:disk 664" >expect && perms kr/dd >actual && test_cmp expect actual
 '
 
+# strace sends the signal as the rename starts: the temporary file is
+# there, written and synced.  The master only notes a signal and acts on
+# it between records, so the update runs to its end: no dumpdates.XXXXXX
+# is left, the file is whole and new.
+for sig in TERM INT
+do
+	test_expect_success ROOT,LOOP,OURDUMP,STRACE "SIG$sig as the new file is renamed in: no temporary file left" '
+		printf "%s\n" "$dev 0 $OLD" | debian_dd ks &&
+		test_when_finished "rm -rf ks" &&
+		# (LeakSanitizer cannot run under ptrace)
+		{ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		  strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+			-e inject=rename,renameat,renameat2:signal='$sig' \
+			"$DUMP" -1 -u -D "$PWD/ks/dd" -f /dev/null "$dev" 2>ks.err
+		  echo $? >ks.rc; } &&
+		ls -a ks >list && printf "%s\n" . .. dd >expect && test_cmp expect list &&
+		masked ks/dd >actual &&
+		printf "%s\n" "$dev 0 DATE" "$dev 1 DATE" >expect && test_cmp expect actual &&
+		grep "^$dev 0 $OLD\$" ks/dd &&
+		echo 0 >expect && test_cmp expect ks.rc && grep "DUMP IS DONE" ks.err
+	'
+done
+
 test_done

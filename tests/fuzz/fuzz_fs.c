@@ -33,7 +33,7 @@ walk(void *arg)
 	inode_set_ident(&ident);
 	traverse_map(&r->o, &r->dfs, 0, &r->maps);
 	traverse_dump_maps(&r->dfs, &r->maps);
-	changes_start(&r->dfs);
+	changes_start(&r->dfs, &r->maps);
 	traverse_dump_inodes(&r->o, &r->dfs, &r->maps, 1);
 	traverse_dump_inodes(&r->o, &r->dfs, &r->maps, 0);
 }
