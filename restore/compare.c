@@ -69,6 +69,8 @@ struct cmpfile {
 	off_t bstart;
 	size_t blen;
 	off_t off;
+	off_t size;
+	off_t hole_end; /* the disk file is a hole up to here */
 	bool differ;
 };
 
@@ -102,11 +104,29 @@ cmp_data(const unsigned char *blk, size_t n, void *arg)
 	c->off += (off_t)n;
 }
 
+/* A hole of the archive: where the disk file has a hole too (SEEK_DATA
+ * finds no data before its end) they are equal without a read, so a
+ * sparse file of gigabytes costs one lseek, not gigabytes of zeros. */
 static void
 cmp_hole(size_t n, void *arg)
 {
 	static const unsigned char zero[TP_BSIZE];
+	struct cmpfile *c = arg;
+	off_t end = c->off + (off_t)n;
 
+	if (!c->differ && end > c->hole_end &&
+	    (c->off < c->bstart || end > c->bstart + (off_t)c->blen)) {
+		off_t d = lseek(c->fd, c->off, SEEK_DATA);
+
+		if (d >= 0)
+			c->hole_end = d;
+		else if (errno == ENXIO) /* no data up to the end */
+			c->hole_end = c->size;
+	}
+	if (end <= c->hole_end) {
+		c->off = end;
+		return;
+	}
 	cmp_data(zero, n, arg);
 }
 
@@ -114,7 +134,7 @@ static void
 compare_regular(const struct entry *e, const char *path, const struct stat *st,
 		const struct inoattr *a)
 {
-	struct cmpfile c = {-1, path, NULL, 0, 0, 0, false};
+	struct cmpfile c = {-1, path, NULL, 0, 0, 0, st->st_size, 0, false};
 	const char *name;
 	int dfd;
 

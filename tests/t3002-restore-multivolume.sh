@@ -23,8 +23,11 @@ restores_as() {
 	! grep -v "^Dump tape is compressed.$" "$2".err
 }
 
+# The small image with 3 MiB of random data and a large directory
+# (volume_image): an archive of about 5 MB, 2 (-B 2900) to 50 (-b 1
+# -B 100) volumes; the full image made 7 times as many of each.
 test_expect_success ROOT,LOOP,ORACLE,OURDUMP,OURRESTORE,SETSID 'setup: image, single-volume restores' '
-	make_image ext4 fs.img &&
+	volume_image fs.img 3 &&
 	image_attach fs.img >dev &&
 	"$DUMP" -0 -f single.dump $(cat dev) 2>/dev/null &&
 	mkdir single && (cd single && "$RESTORE" -r -f ../single.dump) &&

@@ -65,8 +65,11 @@ volume_lines() {
 		sed "s/ at: .*//"
 }
 
+# The small image with 14 MiB of random data and a large directory
+# (volume_image): an archive of about 17 MB, enough for the split points
+# counted below and for three volumes of -B 6000.
 test_expect_success ROOT,LOOP,ORACLE 'setup: image, and what restore 0.4b47 makes of a single volume' '
-	make_image ext4 fs.img nohuge &&
+	volume_image fs.img 14 &&
 	dev=$(image_attach fs.img) && echo $dev >dev &&
 	"$ORACLE_DUMP" -0 -f osingle.dump $dev 2>osingle.err &&
 	mkdir osingle && (cd osingle && "$ORACLE_RESTORE" -r -f ../osingle.dump) &&
@@ -204,7 +207,7 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,RESTORE_M 'our restore reads our v
 '
 
 test_expect_success ROOT,LOOP,ORACLE,MULTIVOL '-f a,b,c: volume n goes to the n-th name' '
-	"$DUMP" -0 -B 9000 -f la,lb,lc $(cat dev) 2>list.err &&
+	"$DUMP" -0 -B 6000 -f la,lb,lc $(cat dev) 2>list.err &&
 	grep "Dumping volume 2 on lb" list.err &&
 	grep "Dumping volume 3 on lc" list.err &&
 	! grep "Change Volumes" list.err &&
@@ -213,7 +216,7 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL '-f a,b,c: volume n goes to the n-
 '
 
 test_expect_success ROOT,LOOP,MULTIVOL,SETSID 'a list too short and no terminal: asks, aborts (exit 3)' '
-	{ setsid -w "$DUMP" -0 -B 9000 -f sa,sb $(cat dev) 2>short.err </dev/null; echo $? >short.rc; } &&
+	{ setsid -w "$DUMP" -0 -B 6000 -f sa,sb $(cat dev) 2>short.err </dev/null; echo $? >short.rc; } &&
 	test $(cat short.rc) -eq 3 &&
 	grep "Change Volumes: Mount volume #3" short.err &&
 	grep "fopen on /dev/tty fails" short.err &&
@@ -221,7 +224,7 @@ test_expect_success ROOT,LOOP,MULTIVOL,SETSID 'a list too short and no terminal:
 '
 
 test_expect_success ROOT,LOOP,MULTIVOL '-q: the volume question is a forced abort' '
-	{ "$DUMP" -0 -q -B 9000 -f qa $(cat dev) 2>q.err; echo $? >q.rc; } &&
+	{ "$DUMP" -0 -q -B 6000 -f qa $(cat dev) 2>q.err; echo $? >q.rc; } &&
 	test $(cat q.rc) -eq 3 &&
 	grep "Change Volumes: Mount volume #2" q.err &&
 	grep "Is the new volume mounted and ready to go? - forced abort" q.err
@@ -232,7 +235,7 @@ test_expect_success ROOT,LOOP,MULTIVOL '-q: the volume question is a forced abor
 test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,SCRIPT 'operator answers the volume question on /dev/tty' '
 	rm -f tty.in tty.out && mkfifo tty.in && : >tty.out &&
 	exec 5<>tty.in &&
-	{ script -qfec "\"$DUMP\" -0 -B 9000 -f tv $(cat dev)" /dev/null <tty.in >tty.out 2>&1 & } &&
+	{ script -qfec "\"$DUMP\" -0 -B 6000 -f tv $(cat dev)" /dev/null <tty.in >tty.out 2>&1 & } &&
 	pid=$! &&
 	n=1 && tries=0 &&
 	while kill -0 $pid 2>/dev/null && test $tries -lt 600
@@ -280,7 +283,7 @@ done
 test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,VOLSCRIPT '-F script: exit 0 goes on without asking' '
 	printf "#!/bin/sh\necho \"\$*\" >>next.log\nmv \"\$1\" \"\$1.00\$2\"\n" >next.sh &&
 	chmod +x next.sh &&
-	"$DUMP" -0 -B 9000 -F "$PWD/next.sh" -f fv $(cat dev) 2>fv.err &&
+	"$DUMP" -0 -B 6000 -F "$PWD/next.sh" -f fv $(cat dev) 2>fv.err &&
 	test $(grep -c "^  DUMP: Launching $PWD/next.sh\$" fv.err) -eq 2 &&
 	! grep "Change Volumes" fv.err &&
 	printf "fv 1\nfv 2\n" >next.expect && test_cmp next.expect next.log &&
@@ -291,9 +294,9 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,VOLSCRIPT '-F script: exit 0 goes 
 test_expect_success ROOT,LOOP,MULTIVOL,VOLSCRIPT,SETSID '-F script: exit 1 asks the operator, other statuses abort' '
 	printf "#!/bin/sh\nexit 1\n" >ask.sh && printf "#!/bin/sh\nexit 5\n" >stop.sh &&
 	chmod +x ask.sh stop.sh &&
-	{ setsid -w "$DUMP" -0 -B 9000 -F "$PWD/ask.sh" -f fa $(cat dev) 2>fa.err </dev/null; echo $? >fa.rc; } &&
+	{ setsid -w "$DUMP" -0 -B 6000 -F "$PWD/ask.sh" -f fa $(cat dev) 2>fa.err </dev/null; echo $? >fa.rc; } &&
 	test $(cat fa.rc) -eq 3 && grep "Change Volumes: Mount volume #2" fa.err &&
-	{ "$DUMP" -0 -B 9000 -F "$PWD/stop.sh" -f fs $(cat dev) 2>fs.err; echo $? >fs.rc; } &&
+	{ "$DUMP" -0 -B 6000 -F "$PWD/stop.sh" -f fs $(cat dev) 2>fs.err; echo $? >fs.rc; } &&
 	test $(cat fs.rc) -eq 3 &&
 	grep "Dump aborted by the end of tape script" fs.err
 '
@@ -303,7 +306,7 @@ test_expect_success ROOT,LOOP,MULTIVOL,VOLSCRIPT,SETSID '-F script: exit 1 asks 
 for z in none -z -j
 do
 	test_expect_success ROOT,LOOP,ORACLE,MULTIVOL "end of media ($z): continues on the next volume, restores completely" '
-		dd if=/dev/zero of=small.img bs=1M count=4 2>/dev/null &&
+		truncate -s 4M small.img &&
 		mke2fs -q -F -t ext2 -m 0 small.img &&
 		image_mount small.img small &&
 		test_when_finished "image_umount small" &&
@@ -320,7 +323,7 @@ do
 done
 
 test_expect_success ROOT,LOOP,MULTIVOL 'end of media on every -M volume: aborts instead of looping' '
-	dd if=/dev/zero of=tiny.img bs=1M count=2 2>/dev/null &&
+	truncate -s 2M tiny.img &&
 	mke2fs -q -F -t ext2 -m 0 tiny.img &&
 	image_mount tiny.img tiny &&
 	test_when_finished "image_umount tiny" &&

@@ -12,58 +12,118 @@ Set FUZZ_CASES to run more cases (default 40 per kind).'
 
 FUZZ_CASES=${FUZZ_CASES:-40}
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: dump the test tree' '
-	hostile_base &&
-	"$TAPETOOL" list base.dump | awk "\$2 ~ /^TS_/ { print \$1 }" >headers &&
-	"$TAPETOOL" ents base.dump | awk "NR > 1 { print \$2 }" | sort -un >dirblocks &&
-	test -s headers && test -s dirblocks
-'
-
-# fuzz_pick SEED LIST: one line of LIST chosen by SEED.
-fuzz_pick() {
-	awk -v seed="$1" 'BEGIN { srand(seed) } { l[NR] = $0 }
-		END { print l[int(rand() * NR) + 1] }' "$2"
-}
-
-# fuzz_value SEED: an edge value or a random 32-bit one.
-fuzz_value() {
-	awk -v seed="$1" 'BEGIN {
-		srand(seed * 7 + 3)
-		n = split("0 1 -1 2 511 512 513 1023 1024 65535 65536 " \
-		    "0x7fffffff 0x80000000 0xffffffff", v, " ")
-		if (rand() < 0.7)
-			print v[int(rand() * n) + 1]
-		else
-			printf "%d\n", int(rand() * 4294967296)
-	}'
-}
-
+# Every case is set up in one awk run here, not in three or four per
+# case: srand(SEED) makes the same choices in one process as in several.
 fields='c_type c_count c_inumber di_size di_mode c_flags c_volume c_tapea
 c_ntrec c_extattributes di_nlink c_addr[0] c_addr[1] c_addr[511] c_date
 c_magic di_uid'
 echo "$fields" | tr " " "\n" | grep . >fields.list
 
-# fuzz_build KIND SEED OUT
-fuzz_build() {
-	case $1 in
-	field)
-		blk=$(fuzz_pick "$2" headers) &&
-		field=$(fuzz_pick "$(($2 + 1000))" fields.list) &&
-		value=$(fuzz_value "$2") &&
-		echo "block $blk $field = $value" &&
-		"$TAPETOOL" set base.dump "$3" "$blk" "$field" "$value" ;;
-	dirbyte)
-		blk=$(fuzz_pick "$2" dirblocks) &&
-		off=$(awk -v s="$2" "BEGIN { srand(s); print int(rand() * 1020) }") &&
-		hex=$(awk -v s="$2" "BEGIN { srand(s * 3 + 1); for (i = 0; i < 4; i++) printf \"%02x\", int(rand() * 256) }") &&
-		echo "block $blk byte $off = $hex" &&
-		"$TAPETOOL" poke base.dump "$3" $((blk * 1024 + off)) "$hex" ;;
-	garble)
-		blk=$(fuzz_pick "$2" headers) &&
-		echo "block $blk garbled" &&
-		"$TAPETOOL" garble base.dump "$3" "$blk" 1 random ;;
-	esac
+# fuzz_cases N: for each kind and seed 1..N, a function fuzz_KIND_SEED
+# that says what it damages and makes fuzz.dump from base.dump:
+#   field: a header block (seed), a field (seed + 1000), an edge value or
+#	a random 32-bit one (seed * 7 + 3);
+#   dirbyte: a directory block and a byte offset (seed), 4 random bytes
+#	(seed * 3 + 1);
+#   garble: a header block (seed), garbled with random bytes.
+fuzz_cases() {
+	awk -v n="$1" '
+	FILENAME == ARGV[1] { h[++nh] = $0; next }
+	FILENAME == ARGV[2] { d[++nd] = $0; next }
+	{ f[++nf] = $0 }
+	function pick(seed, a, na) { srand(seed); return a[int(rand() * na) + 1] }
+	END {
+		nv = split("0 1 -1 2 511 512 513 1023 1024 65535 65536 " \
+		    "0x7fffffff 0x80000000 0xffffffff", v, " ")
+		for (s = 1; s <= n; s++) {
+			blk = pick(s, h, nh)
+			field = pick(s + 1000, f, nf)
+			srand(s * 7 + 3)
+			if (rand() < 0.7)
+				val = v[int(rand() * nv) + 1]
+			else
+				val = sprintf("%d", int(rand() * 4294967296))
+			printf "fuzz_field_%d() { echo \"block %d %s = %s\" && " \
+			    "\"$TAPETOOL\" set base.dump fuzz.dump %d \"%s\" %s; }\n",
+			    s, blk, field, val, blk, field, val
+			blk = pick(s, d, nd)
+			srand(s)
+			off = int(rand() * 1020)
+			srand(s * 3 + 1)
+			hex = ""
+			for (i = 0; i < 4; i++)
+				hex = hex sprintf("%02x", int(rand() * 256))
+			printf "fuzz_dirbyte_%d() { echo \"block %d byte %d = %s\" && " \
+			    "\"$TAPETOOL\" poke base.dump fuzz.dump %d %s; }\n",
+			    s, blk, off, hex, blk * 1024 + off, hex
+			blk = pick(s, h, nh)
+			printf "fuzz_garble_%d() { echo \"block %d garbled\" && " \
+			    "\"$TAPETOOL\" garble base.dump fuzz.dump %d 1 random; }\n",
+			    s, blk, blk
+		}
+	}' headers dirblocks fields.list
 }
+
+# fuzz_snapshot: everything in the box but the target (names, types,
+# modes, link targets, sizes, contents) from one find and one cksum
+# rather than hostile_snapshot's stat or cksum per entry.
+fuzz_snapshot() {
+	(cd "$BOX" && find . -path ./target -prune -o \
+		-printf "%p %y %m %s %l\n" -type f -exec cksum {} + | sort)
+}
+
+# fuzz_run MODE: hostile_run MODE fuzz.dump (see helpers/hostile.sh)
+# with the same checks in a third of the processes: restore -r, -x or
+# -t of fuzz.dump, without a terminal and under timeout, in a fresh
+# box; fails when it timed out, died by a signal, exited above 1,
+# printed a sanitizer report or changed anything outside the target.
+fuzz_run() {
+	rm -rf "$BOX" tmp.restore &&
+	mkdir -p "$BOX/sentinel/keep" "$BOX/target" tmp.restore &&
+	echo original >"$BOX/sentinel/victim" &&
+	echo x >"$BOX/sentinel/keep/x" || return 1
+	case $1 in
+	r) set -- -r -y ;;
+	x) set -- -x -a -o -y ;;
+	t) set -- -t ;;
+	esac
+	(cd "$BOX/target" &&
+	 exec setsid -w timeout -s KILL "$HOSTILE_TIMEOUT" \
+		"$RESTORE" "$@" -T "$TRASH_DIRECTORY/tmp.restore" \
+		-f "$TRASH_DIRECTORY/fuzz.dump" </dev/null) \
+		>hostile.out 2>hostile.err
+	fr_rc=$?
+	echo "fuzz_run: $1: exit $fr_rc" >&2
+	if test $fr_rc -ge 128 || test $fr_rc = 124
+	then
+		echo "fuzz_run: restore timed out or died by a signal" >&2
+		return 1
+	fi
+	# 0 (done) or 1 (errors); never 2 (-C differences) or 3 (rmt).
+	test $fr_rc -le 1 || return 1
+	if test -s hostile.err
+	then
+		cat hostile.err >&2
+		! grep -E "AddressSanitizer|runtime error:|LeakSanitizer" \
+			hostile.err || return 1
+	fi
+	test "$(fuzz_snapshot)" = "$(cat fuzz.before)" || {
+		echo "fuzz_run: something outside the target changed" >&2
+		return 1
+	}
+	! test -e "$BOX/outside_new" && ! test -L "$BOX/outside_new"
+}
+
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: dump the test tree' '
+	hostile_base &&
+	"$TAPETOOL" list base.dump | awk "\$2 ~ /^TS_/ { print \$1 }" >headers &&
+	"$TAPETOOL" ents base.dump | awk "NR > 1 { print \$2 }" | sort -un >dirblocks &&
+	test -s headers && test -s dirblocks &&
+	fuzz_cases "$FUZZ_CASES" >cases.sh &&
+	fuzz_snapshot >fuzz.before
+'
+
+test -f cases.sh && . ./cases.sh
 
 for kind in field dirbyte garble
 do
@@ -72,10 +132,8 @@ do
 	do
 		test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
 			"$kind $seed: restore -r, -x and -t end without harm" "
-			fuzz_build $kind $seed fuzz.dump &&
-			hostile_run r fuzz.dump &&
-			hostile_run x fuzz.dump &&
-			hostile_run t fuzz.dump
+			fuzz_${kind}_$seed &&
+			fuzz_run r && fuzz_run x && fuzz_run t
 		"
 		seed=$((seed + 1))
 	done
