@@ -67,9 +67,13 @@
  * its time); with 128 KiB writes, 2 (bench/media-bench.sh). */
 #define PIPE_CHUNK (128u * 1024)
 /* Regular files: start writeback of every this many bytes as soon as
- * they are written, and drop them from the page cache one window later,
- * once on disk, so the final fsync has little left to do. */
+ * they are written, and drop them from the page cache WRITEBACK_LAG
+ * windows later, once on disk, so the final fsync has little left to
+ * do.  Waiting for the window just before the current one stalled the
+ * writer every window (its I/O had barely begun); three windows back
+ * it has had 16 MiB of writing time and is almost always done. */
 #define WRITEBACK_WINDOW (8u * 1024 * 1024)
+#define WRITEBACK_LAG	 3
 /* Mode of a created output file (the umask applies), as dump 0.4b47. */
 #define OUTPUT_MODE 0666
 /* Filemarks that end a volume on a tape, and how long to wait before
@@ -237,6 +241,10 @@ struct writer {
 	uint64_t pos; /* bytes written to this volume */
 	uint64_t wb_start; /* first byte not yet sent to writeback */
 	uint64_t drop_start; /* first byte still kept in the page cache */
+	/* ends of the windows started but not yet waited for, oldest at
+	 * wb_ends[wb_first % WRITEBACK_LAG] */
+	uint64_t wb_ends[WRITEBACK_LAG];
+	unsigned wb_first, wb_n;
 	int writeback; /* sync_file_range still worth calling */
 	/* the chunk being written: its first record, the volume offset it
 	 * starts at and each record's length, to tell after a failure which
@@ -361,20 +369,40 @@ write_all(struct writer *w, struct iovec *iov, int iovcnt)
 }
 
 /*
+ * Wait until bytes drop_start .. end of a regular file are on disk,
+ * then drop them from the page cache.  A failed wait is an I/O error
+ * that the kernel reports once per open file: the final fsync would
+ * not see it again, so it is fatal here.
+ */
+static void
+wait_and_drop(struct writer *w, uint64_t end, uint64_t nrec)
+{
+	if (end <= w->drop_start)
+		return;
+	if (sync_file_range(
+		w->out.fd, (off_t)w->drop_start, (off_t)(end - w->drop_start),
+		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+		    SYNC_FILE_RANGE_WAIT_AFTER) == -1)
+		fail(w, RING_WRITER_FSYNC, errno, nrec);
+#ifdef HAVE_POSIX_FADVISE
+	/* clean pages now: dropping them loses nothing */
+	(void)posix_fadvise(w->out.fd, (off_t)w->drop_start,
+			    (off_t)(end - w->drop_start), POSIX_FADV_DONTNEED);
+#endif
+	w->drop_start = end;
+}
+
+/*
  * Regular files: every WRITEBACK_WINDOW bytes, start writing back what
- * accumulated, then wait for the window started one call earlier (it
- * has had a window's worth of writing to land) and drop it from the
- * page cache: a large dump neither pushes the server's working set out
- * of memory nor leaves much for the final fsync.  Starting is advisory,
- * so a refusal (no support here) only stops further calls.  A failed
- * wait is an I/O error that the kernel reports once per open file: the
- * final fsync would not see it again, so it is fatal here.
+ * accumulated, then wait for the window started WRITEBACK_LAG calls
+ * earlier and drop it from the page cache: a large dump neither pushes
+ * the server's working set out of memory nor leaves much for the final
+ * fsync (finish_writeback waits for the rest).  Starting is advisory,
+ * so a refusal (no support here) only stops further calls.
  */
 static void
 start_writeback(struct writer *w, uint64_t nrec)
 {
-	uint64_t sent = w->wb_start;
-
 	if (!w->writeback || w->pos - w->wb_start < WRITEBACK_WINDOW)
 		return;
 	if (sync_file_range(w->out.fd, (off_t)w->wb_start,
@@ -384,19 +412,24 @@ start_writeback(struct writer *w, uint64_t nrec)
 		return;
 	}
 	w->wb_start = w->pos;
-	if (sent <= w->drop_start)
-		return;
-	if (sync_file_range(
-		w->out.fd, (off_t)w->drop_start, (off_t)(sent - w->drop_start),
-		SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-		    SYNC_FILE_RANGE_WAIT_AFTER) == -1)
-		fail(w, RING_WRITER_FSYNC, errno, nrec);
-#ifdef HAVE_POSIX_FADVISE
-	/* clean pages now: dropping them loses nothing */
-	(void)posix_fadvise(w->out.fd, (off_t)w->drop_start,
-			    (off_t)(sent - w->drop_start), POSIX_FADV_DONTNEED);
-#endif
-	w->drop_start = sent;
+	if (w->wb_n == WRITEBACK_LAG) {
+		wait_and_drop(w, w->wb_ends[w->wb_first % WRITEBACK_LAG], nrec);
+		w->wb_first++;
+		w->wb_n--;
+	}
+	w->wb_ends[(w->wb_first + w->wb_n) % WRITEBACK_LAG] = w->pos;
+	w->wb_n++;
+}
+
+/* The end of a regular file's volume: wait for everything still in
+ * writeback (the windows in flight and the tail) and drop it, so that
+ * a failure is reported and the archive leaves no dirty cache. */
+static void
+finish_writeback(struct writer *w, uint64_t nrec)
+{
+	if (w->writeback)
+		wait_and_drop(w, w->pos, nrec);
+	w->wb_first = w->wb_n = 0;
 }
 
 /*
@@ -561,6 +594,8 @@ flush_and_close(struct writer *w, uint64_t nrec)
 		rmt_disconnect(&w->out.rmt);
 		return;
 	}
+	if (w->out.kind == WRITER_FILE)
+		finish_writeback(w, nrec);
 	if ((w->out.kind == WRITER_FILE || w->out.kind == WRITER_BLOCKDEV) &&
 	    fsync(w->out.fd) == -1)
 		fail(w, RING_WRITER_FSYNC, errno, nrec);
@@ -596,6 +631,7 @@ open_next(struct writer *w, uint64_t nrec, const char *first_name,
 	}
 	ring_volume_opened(w->ring, 0);
 	w->pos = w->wb_start = w->drop_start = 0;
+	w->wb_first = w->wb_n = 0;
 	w->writeback = w->out.kind == WRITER_FILE;
 }
 

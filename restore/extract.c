@@ -232,7 +232,7 @@ restore_regular(int dfd, const char *name, const char *path,
 		tape_skipfile();
 		return -1;
 	}
-	fw_begin(&w, fd, path, (off_t)a->size);
+	fw_begin(&w, fd, path);
 	missing = tape_getfile(fw_data, fw_hole, &w);
 	ok = fw_end(&w);
 	if (!ok)

@@ -12,7 +12,6 @@
 struct file_writer {
 	int fd;
 	const char *path; /* for messages */
-	bool direct; /* chunks go to the I/O thread (O_DIRECT) */
 	unsigned char *buf; /* the chunk being gathered */
 	size_t blen; /* bytes in buf */
 	off_t boff; /* file offset of buf[0] */
@@ -21,16 +20,15 @@ struct file_writer {
 	int err; /* first write error (errno), 0 if none */
 };
 
-/* Start writing the file open on fd, which will hold size bytes. */
-void fw_begin(struct file_writer *w, int fd, const char *path, off_t size);
+/* Start writing the file open on fd. */
+void fw_begin(struct file_writer *w, int fd, const char *path);
 
 /* tape_getfile() callbacks: n bytes of data, n bytes of hole. */
 void fw_data(const unsigned char *blk, size_t n, void *arg);
 void fw_hole(size_t n, void *arg);
 
-/* Write what is left and wait until every write of the file is done (so
- * that times set afterwards stay).  false after a write error, which has
- * been reported with the file's name. */
+/* Write what is left.  false after a write error, which has been
+ * reported with the file's name. */
 bool fw_end(struct file_writer *w);
 
 #endif /* RESTORE_FILEWRITE_H */

@@ -5,8 +5,8 @@ The writer writes whole records back to back in 1 MiB chunks (the largest
 multiple of the record size <= 1 MiB) to files, and at most 128 KiB (or one
 record, if larger) at a time into pipes; -f - gives the same stream as a file.
 A file output is sent to writeback every 8 MiB and each window, once
-waited for on disk, is dropped from the page cache; a failed wait ends
-the dump like a failed fsync.  End of media, a vanished reader and an unwritable output
+waited for on disk (a few windows later, or at the end), is dropped from
+the page cache; a failed wait ends the dump like a failed fsync.  End of media, a vanished reader and an unwritable output
 each end the dump with one clear message and exit 3 (1 for the open), never
 "DUMP IS DONE".'
 . "$(dirname "$0")/lib.sh"
@@ -85,12 +85,14 @@ test_expect_success OURDUMP,MKE2FS,SETSID 'output disk full (/dev/full): End of 
 	! grep "DUMP IS DONE" err.full
 '
 
-test_expect_success OURDUMP,MKE2FS 'setup: an image with ~30 MiB of data (three writeback windows)' '
+# Five windows: the writer waits for the first two while it writes the
+# last ones, and for the rest at the end.
+test_expect_success OURDUMP,MKE2FS 'setup: an image with ~48 MiB of data (five writeback windows)' '
 	mkdir tree30 &&
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		head -c 10000000 /dev/urandom >tree30/f$i || return 1
 	done &&
-	mke2fs -q -t ext4 -d tree30 img30 48M
+	mke2fs -q -t ext4 -d tree30 img30 72M
 '
 
 # The writer's sync_file_range/fadvise64/fsync calls on out30, one per
@@ -120,19 +122,35 @@ test_expect_success OURDUMP,MKE2FS,STRACE 'file output: each window is dropped f
 		esac
 	done <calls30 &&
 	test $dropped -le $(stat -c %s out30) &&
-	test "$(tail -n 1 calls30)" = fsync
+	test "$(tail -n 1 calls30)" = fsync &&
+	: a wait during the dump ends before the window started last but one &&
+	awk "\$1 == \"sync_file_range\" && \$4 == \"SYNC_FILE_RANGE_WRITE\" {
+		if (recent) bad = 1; cur = \$2
+	} \$4 ~ /WAIT_AFTER/ { recent = \$2 + \$3 >= cur }
+	END { exit bad }" calls30
 '
 
-test_expect_success OURDUMP,MKE2FS,STRACE,SETSID 'a failed wait for writeback: Cannot flush output, exit 3' '
-	test_expect_code_3() { "$@"; test $? -eq 3; } &&
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	test_expect_code_3 setsid -w strace -f -qq -o /dev/null \
-		-e trace=sync_file_range -e inject=sync_file_range:error=EIO:when=3 \
-		"$DUMP" -0 -b 64 -f out30e img30 2>err30e </dev/null &&
-	cat err30e &&
-	grep "Cannot flush output \"out30e\": Input/output error" err30e &&
-	! grep "DUMP IS DONE" err30e
-'
+# The waits lag some windows behind the writing, so they are not at a
+# fixed place: inject the EIO into the sync_file_range call that was the
+# first wait in the run above (during the dump), then into the last one
+# (at its end).
+for which in first last
+do
+	test_expect_success OURDUMP,MKE2FS,STRACE,SETSID "a failed wait for writeback ($which): Cannot flush output, exit 3" '
+		test_expect_code_3() { "$@"; test $? -eq 3; } &&
+		grep "^sync_file_range " calls30 |
+			grep -n "SYNC_FILE_RANGE_WAIT_BEFORE" | sed "s/:.*//" >waits30 &&
+		if test '$which' = first; then nth=$(head -n 1 waits30); else nth=$(tail -n 1 waits30); fi &&
+		test -n "$nth" &&
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		test_expect_code_3 setsid -w strace -f -qq -o /dev/null \
+			-e trace=sync_file_range -e inject=sync_file_range:error=EIO:when=$nth \
+			"$DUMP" -0 -b 64 -f out30e img30 2>err30e </dev/null &&
+		cat err30e &&
+		grep "Cannot flush output \"out30e\": Input/output error" err30e &&
+		! grep "DUMP IS DONE" err30e
+	'
+done
 
 test_expect_success OURDUMP,MKE2FS 'reader goes away: Broken pipe, exit 3' '
 	{ "$DUMP" -0 -f - img 2>err.epipe; echo $? >rc.epipe; } | head -c 1000 >/dev/null &&
