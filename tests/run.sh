@@ -76,6 +76,14 @@ then
 	set -- "$here"/t[0-9]*.sh
 fi
 
+# Each script asks python3 for the interpreter behind it (lib.sh): once
+# here spares every script a version manager's shim.
+if test -z "${PYTHON:-}"
+then
+	run_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	test -x "$run_py" && PYTHON=$run_py && export PYTHON
+fi
+
 results=$(mktemp -d "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
 pool=
 trap 'rm -rf "$results"' EXIT
