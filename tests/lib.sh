@@ -63,6 +63,20 @@ LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 # (dump 0.4b47 takes c_label from there and t5200 saw it once).
 BLKID_FILE=$LIB_STATE/blkid.tab
 export BLKID_FILE
+# python3 may be a version manager's shim, a shell script that forks some
+# 200 processes per call (most of the suite's system time): ask it once
+# for the interpreter it runs (run.sh asks once for the whole run) and
+# put that first in PATH, for the helpers that call python3 by name.
+case "$PYTHON" in
+/*) ;;
+*) lib_py=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+	test -x "$lib_py" && PYTHON=$lib_py ;;
+esac
+if test -x "$PYTHON"
+then
+	mkdir "$LIB_STATE/bin" && ln -s "$PYTHON" "$LIB_STATE/bin/python3" &&
+	PATH=$LIB_STATE/bin:$PATH && export PATH
+fi
 
 test_count=0 test_fail=0 test_success=0 test_skip=0 test_known=0
 test_cleanup_cmds=

@@ -76,6 +76,14 @@ then
 	set -- "$here"/t[0-9]*.sh
 fi
 
+# Each script asks python3 for the interpreter behind it (lib.sh): once
+# here spares every script a version manager's shim.
+if test -z "${PYTHON:-}"
+then
+	run_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	test -x "$run_py" && PYTHON=$run_py && export PYTHON
+fi
+
 results=$(mktemp -d "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
 pool=
 trap 'rm -rf "$results"' EXIT
@@ -129,6 +137,28 @@ do
 	passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + f))
 	test "$f" = 0 || failures="$failures $name.sh"
 done <"$results/order"
+# TEST_DURATIONS=FILE: write this run's seconds per script to FILE in
+# the layout of tests/durations (longest first; the scripts left out
+# keep their old figure): TEST_DURATIONS=$PWD/tests/durations refreshes
+# the schedule after a whole run on a quiet machine.
+if test -n "${TEST_DURATIONS:-}"
+then
+	{
+		sed -n '/^#/p' "$here/durations"
+		{
+			for count in "$results"/*.count
+			do
+				read -r p s f secs <"$count" &&
+				echo "$(basename "$count" .count) $secs"
+			done
+			# the scripts this run left out keep their old figure
+			grep -v '^#' "$here/durations" | while read -r name secs
+			do
+				test -f "$results/$name.count" || echo "$name $secs"
+			done
+		} | sort -k2,2nr -k1,1
+	} >"$results/durations" && cp "$results/durations" "$TEST_DURATIONS"
+fi
 test -z "$failures" || echo "failed in:$failures"
 echo "wall time $(( $(date +%s) - started )) s"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -165,10 +165,9 @@ if test "$kind" = ext4-inline
 then
 	# Small enough for the inode body: the kernel stores them inline.
 	mkdir inline
-	for n in 1 20 59 60 100 150
-	do
-		python3 -c "import sys; open('inline/f$n','wb').write(bytes((i * 7 + 3) % 251 for i in range($n)))"
-	done
+	python3 -c "
+for n in (1, 20, 59, 60, 100, 150):
+    open('inline/f%d' % n, 'wb').write(bytes((i * 7 + 3) % 251 for i in range(n)))"
 fi
 
 if command -v setfattr >/dev/null 2>&1
@@ -204,7 +203,8 @@ for d in sorted(dirs, key=lambda d: -d.count('/')) + ['.']:
     os.utime(d, ns=(DIR_NS, DIR_NS))
 PY
 cd /
-sync
+# umount writes the file system back: no machine-wide sync (it would
+# wait for every other writer on the machine too).
 umount "$mnt"
 losetup -d "$loop"
 if test -n "$LIB_STATE" && test -d "$LIB_STATE"
