@@ -55,17 +55,15 @@ usage(void)
 	fprintf(stderr, "%s %s (using libext2fs %s of %s)\n", progname,
 		PACKAGE_VERSION, ver, date);
 	/* Continuation lines line up under the first option, whatever
-	 * the length of the program name (as 0.4b47); -Z and --strict,
-	 * which 0.4b47 has not, come last. */
+	 * the length of the program name (as 0.4b47). */
 	fprintf(
 	    stderr,
 	    "usage:\t%s [-level#] [-acmMnqSuv] [-A file] [-B records] [-b blocksize]\n"
 	    "\t%*s[-d density] [-D file] [-e inode#,inode#,...] [-E file]\n"
 	    "\t%*s[-f file] [-h level] [-I nr errors] [-j zlevel] [-Q file]\n"
-	    "\t%*s[-s feet] [-T date] [-y] [-z zlevel] [-Z zlevel]\n"
-	    "\t%*s[--strict] filesystem\n"
+	    "\t%*s[-s feet] [-T date] [-y] [-z zlevel] filesystem\n"
 	    "\t%s [-W | -w]\n",
-	    progname, indent, "", indent, "", indent, "", indent, "", progname);
+	    progname, indent, "", indent, "", indent, "", progname);
 	exit(X_STARTUP);
 }
 
