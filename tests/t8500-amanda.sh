@@ -314,10 +314,11 @@ mf() {
 }
 
 # extracted_into DIR...: a manifest on stdin with the mtimes of the
-# directories DIR masked: amrecover extracts level 0, then level 1, and
-# restore -x leaves the time of a directory that exists already (as
-# 0.4b47 does), so directories the level 1 adds names to keep the time
-# of the extraction.
+# directories DIR masked: the directory amrecover extracts into keeps the
+# time of the extraction (it answers no to "set owner/mode for '.'").
+# Every other directory has its archived attributes, also one that the
+# level 0 made and the level 1 adds names to (0.4b47 leaves those with
+# the time of the extraction).
 extracted_into() {
 	awk -v dirs=" $* " 'BEGIN { FS = OFS = "\t" }
 		index(dirs, " " $1 " ") { sub(/mtime=[0-9.]+/, "mtime=EXTRACTION") } 1'
@@ -325,14 +326,14 @@ extracted_into() {
 
 # expected_full R: the manifest a full amrecover of R/mnt gives: the live
 # tree, but for what amrecover does not replay: d2/gone (removed before
-# the level 1) is back and d2 keeps its level-0 time (it exists when the
-# level 1 comes); old (renamed to "renamed") is back whole from level 0,
-# and "renamed" is empty: its files, unchanged, are only in level 0,
-# under the old name.
+# the level 1) is back (d2 itself has its level-1 attributes: restore -x
+# sets them on a directory that exists already); old (renamed to
+# "renamed") is back whole from level 0, and "renamed" is empty: its
+# files, unchanged, are only in level 0, under the old name.
 expected_full() {
-	{ grep -v -e "^renamed/" -e "^d2	" "$1/mnt.mf" &&
-	  grep -e "^d2/gone	" -e "^old	" -e "^old/" -e "^d2	" "$1/mnt0.mf"; } |
-	sort | extracted_into . d1
+	{ grep -v -e "^renamed/" "$1/mnt.mf" &&
+	  grep -e "^d2/gone	" -e "^old	" -e "^old/" "$1/mnt0.mf"; } |
+	sort | extracted_into .
 }
 
 # ---- our dump and restore --------------------------------------------------
@@ -391,16 +392,16 @@ test_expect_success $P 'ours: partial amrecover: d1 and top as they are now' '
 	recover ours partial "add d1
 add top" &&
 	grep "Load tape T8500-02 now" ours/partial.out &&
-	mf ours/partial --no-root | extracted_into d1 >ours/partial.mf &&
+	mf ours/partial --no-root >ours/partial.mf &&
 	(cd ours/mnt && mkdir -p ../want && cp -a d1 top ../want/) &&
-	mf ours/want --no-root | extracted_into d1 >ours/want.mf &&
+	mf ours/want --no-root >ours/want.mf &&
 	test_cmp ours/want.mf ours/partial.mf
 '
 
 test_expect_success $P 'ours: full amrecover: the live tree but for removals and renames' '
 	recover ours full "add ." &&
 	grep "Load tape T8500-02 now" ours/full.out &&
-	mf ours/full | extracted_into . d1 >ours/full.mf && mf ours/mnt >ours/mnt.mf &&
+	mf ours/full | extracted_into . >ours/full.mf && mf ours/mnt >ours/mnt.mf &&
 	expected_full ours >ours/expect.mf &&
 	test_cmp ours/expect.mf ours/full.mf
 '
@@ -456,11 +457,14 @@ add top" &&
 	test -f ref/partial/d1/added && cmp ref/partial/top ref/mnt/top
 '
 
+# The file rewritten in place does not come back as it is: its bytes
+# are those of the stale level 1, or (seen once in several runs) a mix
+# of them and others, so only "not the live bytes" is asserted.
 test_known_upstream_defect $P '0.4b47: full amrecover: /dev/tty questions, stale level 1' '
 	recover ref full "add ." &&
 	grep "restore: cannot open /dev/tty" ref/full.out &&
 	grep "Load tape T8500-02 now" ref/full.out &&
-	cmp ref/full/inplace ref/inplace.old && test -f ref/full/old/a
+	! cmp ref/full/inplace ref/mnt/inplace && test -f ref/full/old/a
 '
 
 test_expect_success ROOT 'the machine is as before: programs, dumpdates, Amanda state' '
