@@ -25,7 +25,12 @@ unit-progs: $(UNIT_PROGS)
 check-unit: $(UNIT_PROGS)
 	@sh $(srcdir)/unit/run.sh $(UNIT_PROGS)
 
-unit/%.o: unit/%.c $(srcdir)/unit/unit.h $(COMMON_HEADERS)
+# The programs include the headers of the areas they test, so a change
+# there rebuilds them (else a stale object tests an old layout).
+UNIT_HEADERS = $(wildcard $(top_srcdir)/dump/*.h $(top_srcdir)/restore/*.h \
+	$(top_srcdir)/rmt/*.h)
+
+unit/%.o: unit/%.c $(srcdir)/unit/unit.h $(COMMON_HEADERS) $(UNIT_HEADERS)
 	@test -d unit || mkdir unit
 	$(CC) $(ALL_CPPFLAGS) $(UNIT_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
