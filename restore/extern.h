@@ -85,12 +85,13 @@ struct entry *sym_lookup_child(const struct entry *dir, const char *name,
 			       size_t len);
 struct entry *sym_lookup_ino(uint32_t ino);
 struct entry *sym_lookup_path(const char *path);
+struct entry *sym_lookup_escaped(struct entry *(*lookup)(const char *),
+				 const char *name);
 struct entry *sym_next(const struct entry *top, const struct entry *e);
 const char *sym_next_component(const char **path, size_t *len);
 void sym_not_on_tape(const char *path);
 const char *sym_path(const struct entry *e);
 void sym_relink(void);
-char *sym_unescape(const char *name);
 int sym_write(int dirfd, const char *name);
 
 /* tape.c */

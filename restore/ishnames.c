@@ -57,14 +57,7 @@ resolve(const char *arg)
 struct entry *
 ish_resolve(const char *arg)
 {
-	struct entry *e = resolve(arg);
-	char *raw;
-
-	if (e == NULL && (raw = sym_unescape(arg)) != NULL) {
-		e = resolve(raw);
-		free(raw);
-	}
-	return e;
+	return sym_lookup_escaped(resolve, arg);
 }
 
 /* The "./a/b" spelling 0.4b47 uses in messages about a typed name. */

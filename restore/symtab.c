@@ -362,8 +362,8 @@ sym_next_component(const char **path, size_t *len)
  * when it holds no such sequence or one stands for a NUL.  The caller
  * frees the result.
  */
-char *
-sym_unescape(const char *name)
+static char *
+unescape(const char *name)
 {
 	char *out = xmalloc(strlen(name) + 1), *o = out;
 	bool any = false;
@@ -393,6 +393,21 @@ sym_unescape(const char *name)
 	return out;
 }
 
+/* lookup(name), or, when that finds nothing, lookup of name with its
+ * \ooo escapes undone (a name copied from -t or ls). */
+struct entry *
+sym_lookup_escaped(struct entry *(*lookup)(const char *), const char *name)
+{
+	struct entry *e = lookup(name);
+	char *raw;
+
+	if (e == NULL && (raw = unescape(name)) != NULL) {
+		e = lookup(raw);
+		free(raw);
+	}
+	return e;
+}
+
 static struct entry *
 lookup_path(const char *path)
 {
@@ -411,14 +426,7 @@ lookup_path(const char *path)
 struct entry *
 sym_lookup_path(const char *path)
 {
-	struct entry *e = lookup_path(path);
-	char *raw;
-
-	if (e == NULL && (raw = sym_unescape(path)) != NULL) {
-		e = lookup_path(raw);
-		free(raw);
-	}
-	return e;
+	return sym_lookup_escaped(lookup_path, path);
 }
 
 /* The canonical "./a/b" spelling of a command-line name, for messages. */
