@@ -272,13 +272,31 @@ setup_round() {
 # run_amdump R LEVEL: amdump as backup; the run's time stamp in R/tsLEVEL;
 # Amanda's find lists both entries at LEVEL from that run.
 run_amdump() {
-	as_backup amdump "$CONF" &&
-	ls "$1/state/log" | sed -n "s/^amdump\.\([0-9]\{14\}\)\$/\1/p" | sort | tail -n 1 >"$1/ts$2" &&
-	ts=$(cat "$1/ts$2") && test -n "$ts" &&
+	amdump_once "$1" "$2" || return 1
+	# Amanda 3.5.1's planner, cleaning the holding disk as it starts,
+	# can remove the run's directory that the driver has just made
+	# there (both start in the same instant); the driver then has no
+	# holding space and fails every entry.  Only that is run again.
+	if grep -q "no holdingdisk space available" "$1/state/log/log.$ts.0" &&
+		grep -q "removed empty directory '$ts'" "$1/state/log/amdump.$ts"
+	then
+		echo "# amanda removed its own holding directory: amdump again" &&
+		sleep 1 && amdump_once "$1" "$2" || return 1
+	fi
+	test "$am_rc" = 0 &&
 	as_backup amadmin "$CONF" find >"$1/find$2" &&
 	cat "$1/find$2" &&
 	when=$(echo "$ts" | sed "s/\(....\)\(..\)\(..\)\(..\)\(..\)\(..\)/\1-\2-\3 \4:\5:\6/") &&
 	test "$(grep -c "^$when localhost .* $2 $CONF $CONF .* OK *\$" "$1/find$2")" = 2
+}
+
+# amdump_once R LEVEL: one amdump; its status in $am_rc, its timestamp
+# in R/tsLEVEL and $ts.
+amdump_once() {
+	as_backup amdump "$CONF"
+	am_rc=$?
+	ls "$1/state/log" | sed -n "s/^amdump\.\([0-9]\{14\}\)\$/\1/p" | sort | tail -n 1 >"$1/ts$2" &&
+	ts=$(cat "$1/ts$2") && test -n "$ts"
 }
 
 # report R LEVEL: amreport of the run of that level as backup.
