@@ -107,15 +107,6 @@ answers(void)
 	return answer_in;
 }
 
-/* Read one line from the terminal; false at EOF or with no terminal. */
-static bool
-term_line(char *buf, size_t size)
-{
-	FILE *term = answers();
-
-	return term != NULL && fgets(buf, (int)size, term) != NULL;
-}
-
 /* One answer line without its newline (malloc'ed); NULL at EOF or with
  * no terminal (errno from opening /dev/tty then). */
 char *
@@ -146,18 +137,22 @@ ask_line(void)
 bool
 ask_yn(const char *question)
 {
-	char line[256];
-
 	for (;;) {
+		char *line;
+		char c;
+
 		rmsg("%s? [yn] ", question);
 		fflush(stderr);
-		if (!term_line(line, sizeof(line))) {
+		line = ask_line();
+		if (line == NULL) {
 			putc('\n', stderr);
 			return false;
 		}
-		if (line[0] == 'y' || line[0] == 'Y')
+		c = line[0];
+		free(line);
+		if (c == 'y' || c == 'Y')
 			return true;
-		if (line[0] == 'n' || line[0] == 'N')
+		if (c == 'n' || c == 'N')
 			return false;
 	}
 }
