@@ -142,7 +142,7 @@ path_of(ext2_ino_t ino)
 
 	if (m == NULL || m->dirs == NULL)
 		return NULL;
-	for (dir = 1; dir < m->maxino && !f.found; dir++) {
+	for (dir = 1; dir < m->maxino; dir++) {
 		if (!map_test(m->dirs, dir) ||
 		    ext2fs_dir_iterate(w.dfs->fs, dir, 0, NULL, find_entry,
 				       &f) != 0)
