@@ -63,14 +63,22 @@ LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 # (dump 0.4b47 takes c_label from there and t5200 saw it once).
 BLKID_FILE=$LIB_STATE/blkid.tab
 export BLKID_FILE
-# python3 may be a version manager's shim, a shell script that forks some
-# 200 processes per call (most of the suite's system time): ask it once
-# for the interpreter it runs (run.sh asks once for the whole run) and
-# put that first in PATH, for the helpers that call python3 by name.
+# The suite starts python3 some 700 times: the distribution's own
+# interpreter (/usr/bin/python3, some 40 ms a start here) rather than the
+# one PATH finds first, which may be a version manager's shim (a shell
+# script that forks some 200 processes, 480 ms) or an interpreter whose
+# site-packages take 90 ms to import. Otherwise the interpreter behind
+# python3, asked once (run.sh asks once for the whole run). It goes first
+# in PATH, for the helpers that call python3 by name.
 case "$PYTHON" in
 /*) ;;
-*) lib_py=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null) &&
-	test -x "$lib_py" && PYTHON=$lib_py ;;
+*) if test "$PYTHON" = python3 && test -x /usr/bin/python3
+	then
+		PYTHON=/usr/bin/python3
+	else
+		lib_py=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+		test -x "$lib_py" && PYTHON=$lib_py
+	fi ;;
 esac
 if test -x "$PYTHON"
 then

@@ -76,11 +76,16 @@ then
 	set -- "$here"/t[0-9]*.sh
 fi
 
-# Each script asks python3 for the interpreter behind it (lib.sh): once
-# here spares every script a version manager's shim.
+# The interpreter the scripts use (lib.sh says why this one), chosen
+# once here for the whole run.
 if test -z "${PYTHON:-}"
 then
-	run_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	if test -x /usr/bin/python3
+	then
+		run_py=/usr/bin/python3
+	else
+		run_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	fi
 	test -x "$run_py" && PYTHON=$run_py && export PYTHON
 fi
 
