@@ -196,6 +196,7 @@ lib_body() {
 
 lib_run() {
 	test_cleanup_cmds=
+	test -z "${TEST_TIMES:-}" || lib_started=$(date +%s%N)
 	cd "$TRASH_DIRECTORY" || exit 1
 	if test -n "$test_trace"
 	then
@@ -212,6 +213,9 @@ $1" >&3 2>&4
 		eval "$test_cleanup_cmds" >&3 2>&4 || lib_body_rc=1
 	fi
 	cd "$TRASH_DIRECTORY" || exit 1
+	# TEST_TIMES=1: how long each check took, to find the slow ones.
+	test -z "${TEST_TIMES:-}" ||
+		say "# $(( ($(date +%s%N) - lib_started) / 1000000 )) ms: $lib_title"
 	return $lib_body_rc
 }
 
