@@ -64,14 +64,6 @@ fuzz_cases() {
 	}' headers dirblocks fields.list
 }
 
-# fuzz_snapshot: everything in the box but the target (names, types,
-# modes, link targets, sizes, contents) from one find and one cksum
-# rather than hostile_snapshot's stat or cksum per entry.
-fuzz_snapshot() {
-	(cd "$BOX" && find . -path ./target -prune -o \
-		-printf "%p %y %m %s %l\n" -type f -exec cksum {} + | sort)
-}
-
 # fuzz_run MODE: hostile_run MODE fuzz.dump (see helpers/hostile.sh)
 # with the same checks in a third of the processes: restore -r, -x or
 # -t of fuzz.dump, without a terminal and under timeout, in a fresh
@@ -107,7 +99,7 @@ fuzz_run() {
 		! grep -E "AddressSanitizer|runtime error:|LeakSanitizer" \
 			hostile.err || return 1
 	fi
-	test "$(fuzz_snapshot)" = "$(cat fuzz.before)" || {
+	test "$(hostile_snapshot)" = "$(cat fuzz.before)" || {
 		echo "fuzz_run: something outside the target changed" >&2
 		return 1
 	}
@@ -120,7 +112,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: dump the test tree' '
 	"$TAPETOOL" ents base.dump | awk "NR > 1 { print \$2 }" | sort -un >dirblocks &&
 	test -s headers && test -s dirblocks &&
 	fuzz_cases "$FUZZ_CASES" >cases.sh &&
-	fuzz_snapshot >fuzz.before
+	hostile_snapshot >fuzz.before
 '
 
 test -f cases.sh && . ./cases.sh
