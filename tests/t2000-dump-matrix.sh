@@ -56,8 +56,8 @@ cmp_quirks='^\./slowlink: flags changed from 0x[0-9a-f]+ to 0x00000000\.$|^\./bi
 # which it dumps as a hole plus the "system.data" attribute).
 cmp_oracle_defects=': tape and disk copies are different$|: file does not have the same number of attributes \([0-9]\) as the tape \([0-9]\)\.$'
 
-# Only ext2 (block maps) and ext4 (extents) carry the 5 GiB sparse file:
-# restore 0.4b47 -C reads every hole of it and takes some 40 s per image.
+# Only ext2 (block maps) and ext4 (extents) carry the 4 GiB sparse file:
+# restore 0.4b47 -C reads every hole of it and takes some 30 s per image.
 image_size() {
 	case "$1" in
 	ext2|ext4) echo full ;;

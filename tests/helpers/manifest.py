@@ -61,7 +61,7 @@ WINDOW = 1 << 16
 def content_hash(path, size):
     """sha256 over the file's non-zero 64 KiB windows, each prefixed with
     its index, plus the size. Reading only the data extents (SEEK_DATA)
-    keeps a 5 GiB sparse file cheap, and since all-zero windows are left
+    keeps a 4 GiB sparse file cheap, and since all-zero windows are left
     out, a hole and written zeros hash alike: restore may fill either."""
     windows = {}
     with open(path, 'rb') as f:
