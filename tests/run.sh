@@ -90,6 +90,10 @@ then
 fi
 
 results=$(mktemp -d "${TMPDIR:-/tmp}/dumptest-run.XXXXXX") || exit 1
+# The test images of this run, each built once (lib.sh, make_image).
+mkdir "$results/images" || exit 1
+TEST_IMAGE_CACHE=$results/images
+export TEST_IMAGE_CACHE
 pool=
 trap 'rm -rf "$results"' EXIT
 # Interrupted: stop the scripts still running (each cleans up its loop
