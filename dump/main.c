@@ -198,14 +198,10 @@ announce_dump(const void *arg, const char *device, const char *fsname)
 	if (strcmp(o->output, "-") == 0) {
 		msg("Dumping %s (%s) to standard output\n", device, filesys);
 	} else {
-		struct tape_config c;
 		struct rmt_conn remote;
 		const char *path;
 
-		memset(&c, 0, sizeof(c));
-		c.output = o->output;
-		c.multi = o->multi;
-		tape_volume_name(&c, 1, name, sizeof(name));
+		tape_volume_name(o->output, o->multi, 1, name, sizeof(name));
 		/* 0.4b47 names a remote output by its path and host. */
 		if (rmt_is_remote(name) && rmt_split(name, &remote, &path) == 0)
 			msg("Dumping %s (%s) to %s on host %s\n", device,

@@ -89,7 +89,8 @@ tape_start(const struct tape_config *c)
 		    "compression\n");
 		return -1;
 	}
-	tape_volume_name(&ts.cfg, 1, ts.vol_name, sizeof(ts.vol_name));
+	tape_volume_name(ts.cfg.output, ts.cfg.multi, 1, ts.vol_name,
+			 sizeof(ts.vol_name));
 	/* as for later volumes: the operator may fix it and retry (with
 	 * -q or without a terminal the dump aborts, status 3) */
 	while (writer_open(ts.vol_name, &ts.out) == -1)

@@ -130,12 +130,13 @@ unsigned long tape_read_errors(void);
 int tape_compress_totals(uint64_t *ukb, uint64_t *ckb);
 
 /*
- * Name of the output of volume vol (1-based) under cfg: with -M
- * <output>%03d, with a comma list its vol-th element (the last one
+ * Name of the output of volume vol (1-based) of -f output: with multi
+ * (-M) <output>%03d, with a comma list its vol-th element (the last one
  * reused), else output itself.  Written into buf (len bytes).  main.c
- * uses it for volume 1 in "Dumping ... to <name>".
+ * uses it for volume 1 in "Dumping ... to <name>", before any
+ * tape_config exists.
  */
-void tape_volume_name(const struct tape_config *cfg, int vol, char *buf,
+void tape_volume_name(const char *output, int multi, int vol, char *buf,
 		      size_t len);
 
 /* Kill the slaves and the writer (used when the dump aborts). */

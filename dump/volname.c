@@ -9,13 +9,13 @@
 #include "tapeint.h"
 
 void
-tape_volume_name(const struct tape_config *c, int vol, char *buf, size_t len)
+tape_volume_name(const char *output, int multi, int vol, char *buf, size_t len)
 {
-	const char *p = c->output, *comma;
+	const char *p = output, *comma;
 	int i;
 
-	if (c->multi) {
-		(void)snprintf(buf, len, "%s%03d", c->output, vol);
+	if (multi) {
+		(void)snprintf(buf, len, "%s%03d", output, vol);
 		return;
 	}
 	/* the vol-th element of a comma list, the last one reused */

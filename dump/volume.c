@@ -149,8 +149,8 @@ volume_switch(struct tape_state *ts)
 	ready = ts->cfg.volscript != NULL &&
 	    dialogue_script(&ts->cfg, ts->vol_name, ts->volume);
 	ts->volume++;
-	tape_volume_name(&ts->cfg, ts->volume, ts->vol_name,
-			 sizeof(ts->vol_name));
+	tape_volume_name(ts->cfg.output, ts->cfg.multi, ts->volume,
+			 ts->vol_name, sizeof(ts->vol_name));
 	if (!ready && !volname_named(&ts->cfg, ts->volume))
 		dialogue_media_change(&ts->cfg, ts->volume);
 	for (;;) {
