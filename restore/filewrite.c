@@ -27,7 +27,7 @@
 #include "xalloc.h"
 #include "xio.h"
 
-static unsigned char *buf; /* the chunk being gathered, for any file */
+static unsigned char *buf; /* the chunk being gathered (one file at a time) */
 static const unsigned char zero_block[TP_BSIZE];
 
 void
@@ -38,7 +38,6 @@ fw_begin(struct file_writer *w, int fd, const char *path)
 	w->path = path;
 	if (buf == NULL)
 		buf = xmalloc(WRITE_CHUNK + TP_BSIZE);
-	w->buf = buf;
 }
 
 /* Write the gathered chunk, if any. */
@@ -48,7 +47,7 @@ flush(struct file_writer *w)
 	if (w->blen == 0)
 		return;
 	w->end = w->boff + (off_t)w->blen;
-	if (w->err == 0 && full_pwrite(w->fd, w->buf, w->blen, w->boff) < 0)
+	if (w->err == 0 && full_pwrite(w->fd, buf, w->blen, w->boff) < 0)
 		w->err = errno;
 	/* start writeback now, without waiting for it */
 	if (w->err == 0 && w->blen >= WRITE_CHUNK)
@@ -70,7 +69,7 @@ fw_data(const unsigned char *blk, size_t n, void *arg)
 		flush(w);
 	if (w->blen == 0)
 		w->boff = w->off;
-	memcpy(w->buf + w->blen, blk, n);
+	memcpy(buf + w->blen, blk, n);
 	w->blen += n;
 	w->off += (off_t)n;
 	if (w->blen >= WRITE_CHUNK)

@@ -12,9 +12,8 @@
 struct file_writer {
 	int fd;
 	const char *path; /* for messages */
-	unsigned char *buf; /* the chunk being gathered */
-	size_t blen; /* bytes in buf */
-	off_t boff; /* file offset of buf[0] */
+	size_t blen; /* bytes gathered (filewrite.c's chunk buffer) */
+	off_t boff; /* file offset of the first */
 	off_t off; /* offset of the next block */
 	off_t end; /* end of the data written so far */
 	int err; /* first write error (errno), 0 if none */
