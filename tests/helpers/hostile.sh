@@ -76,10 +76,12 @@ hostile_base() {
 	hostile_snapshot >box.before
 }
 
-# A fresh sandbox: each run starts from the same sentinel.
+# hostile_reset_box [DIR...]: a fresh sandbox, so that each run starts
+# from the same sentinel, and each DIR made afresh too (one rm and one
+# mkdir for all).
 hostile_reset_box() {
-	rm -rf "$BOX" &&
-	mkdir -p "$BOX/sentinel/keep" "$BOX/target" &&
+	rm -rf "$BOX" "$@" &&
+	mkdir -p "$BOX/sentinel/keep" "$BOX/target" "$@" &&
 	echo original >"$BOX/sentinel/victim" &&
 	echo x >"$BOX/sentinel/keep/x"
 }
@@ -103,8 +105,7 @@ hostile_run() {
 	# restore's temporary files go to a fresh directory of ours: a crashed
 	# run must not leave files that make the next one fail.
 	hostile_tmp=$PWD/tmp.restore
-	rm -rf "$hostile_tmp" && mkdir "$hostile_tmp" && hostile_reset_box ||
-		return 1
+	hostile_reset_box "$hostile_tmp" || return 1
 	case $hostile_mode in
 	r*) set -- -r -y -T "$hostile_tmp" "$@" ;;
 	x*) set -- -x -a -o -y -T "$hostile_tmp" "$@" ;;
@@ -123,7 +124,7 @@ hostile_run() {
 		"${HOSTILE_RESTORE:-$RESTORE}" "$@" <"$hostile_in") \
 		>hostile.out 2>hostile.err
 	hostile_rc=$?
-	cat hostile.err >&2
+	test -s hostile.err && cat hostile.err >&2
 	echo "hostile_run: $hostile_mode ${hostile_ar##*/}: exit $hostile_rc" >&2
 	if test $hostile_rc = 137 || test $hostile_rc = 124
 	then
@@ -142,8 +143,9 @@ hostile_run() {
 		echo "hostile_run: unexpected exit status $hostile_rc" >&2
 		return 1
 	fi
-	if grep -E 'AddressSanitizer|runtime error:|LeakSanitizer' \
-		hostile.err >/dev/null
+	if test -s hostile.err &&
+		grep -E 'AddressSanitizer|runtime error:|LeakSanitizer' \
+			hostile.err >/dev/null
 	then
 		echo "hostile_run: sanitizer report" >&2
 		return 1
