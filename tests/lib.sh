@@ -63,22 +63,13 @@ LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 # (dump 0.4b47 takes c_label from there and t5200 saw it once).
 BLKID_FILE=$LIB_STATE/blkid.tab
 export BLKID_FILE
-# The suite starts python3 some 700 times: the distribution's own
-# interpreter (/usr/bin/python3, some 40 ms a start here) rather than the
-# one PATH finds first, which may be a version manager's shim (a shell
-# script that forks some 200 processes, 480 ms) or an interpreter whose
-# site-packages take 90 ms to import. Otherwise the interpreter behind
-# python3, asked once (run.sh asks once for the whole run). It goes first
-# in PATH, for the helpers that call python3 by name.
+# The interpreter (helpers/python.sh says which; run.sh chose it once
+# for a whole run). It goes first in PATH, for the helpers that call
+# python3 by name.
 case "$PYTHON" in
 /*) ;;
-*) if test "$PYTHON" = python3 && test -x /usr/bin/python3
-	then
-		PYTHON=/usr/bin/python3
-	else
-		lib_py=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null) &&
-		test -x "$lib_py" && PYTHON=$lib_py
-	fi ;;
+*) . "$HELPERS/python.sh"
+	lib_py=$(pick_python "$PYTHON") && test -x "$lib_py" && PYTHON=$lib_py ;;
 esac
 if test -x "$PYTHON"
 then

@@ -79,16 +79,12 @@ then
 	set -- "$here"/t[0-9]*.sh
 fi
 
-# The interpreter the scripts use (lib.sh says why this one), chosen
-# once here for the whole run.
+# The interpreter the scripts use (helpers/python.sh), chosen once here
+# for the whole run.
 if test -z "${PYTHON:-}"
 then
-	if test -x /usr/bin/python3
-	then
-		run_py=/usr/bin/python3
-	else
-		run_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-	fi
+	. "$here/helpers/python.sh"
+	run_py=$(pick_python python3)
 	test -x "$run_py" && PYTHON=$run_py && export PYTHON
 fi
 
