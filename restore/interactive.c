@@ -5,7 +5,8 @@
  * tree of names (symtab.c); the shell then walks that tree: ls
  * (ishls.c), cd, pwd, add and delete only change EF_SELECTED flags, and
  * extract and setmodes (ishextract.c) hand the selection to the passes
- * -x uses.  Typed names are resolved and globbed by ishnames.c.
+ * -x uses.  Typed lines are cut into words by ishwords.c, names resolved and
+ * globbed by ishnames.c.
  * Prompts and listings mirror restore 0.4b47 (restore.8, MODES): the
  * prompt and the echoed command go to stdout, everything the commands
  * say goes to stderr.  On a terminal lines come from readline, with completion of
@@ -222,26 +223,6 @@ for_args(char **argv, int argc, void (*fn)(const char *))
 	free(l.v);
 }
 
-/* Split a line into words at blanks; the words point into line. */
-static int
-split(char *line, char ***argvp)
-{
-	char **v = NULL;
-	int n = 0;
-	size_t cap = 0;
-
-	for (char *tok = strtok(line, " \t"); tok != NULL;
-	     tok = strtok(NULL, " \t")) {
-		if ((size_t)n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		v[n++] = tok;
-	}
-	*argvp = v;
-	return n;
-}
-
 /* ---- the command table ---- */
 
 static void
@@ -364,9 +345,9 @@ find_command(const char *word)
 static bool
 run_command(char *line)
 {
-	bool nonempty = line[0] != '\0'; /* before split() cuts it */
+	bool nonempty = line[0] != '\0'; /* before it is cut into words */
 	char **argv;
-	int argc = split(line, &argv);
+	int argc = ish_split_words(line, &argv);
 	const struct command *c;
 	bool go_on = true;
 

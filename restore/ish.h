@@ -1,6 +1,7 @@
 /*
- * ish.h - the files of restore -i (interactive.c, ishnames.c, ishls.c,
- * ishextract.c) among themselves; nothing else includes it.
+ * ish.h - the files of restore -i (interactive.c, ishwords.c, ishnames.c,
+ * ishls.c, ishextract.c) among themselves and their unit test; nothing
+ * else includes it.
  */
 #ifndef ISH_H
 #define ISH_H
@@ -21,6 +22,10 @@ void ish_setmodes(void);
 
 /* ishls.c */
 void ish_ls(const char *arg);
+
+/* ishwords.c: the words of a typed line, pointing into it (cut there);
+ * the caller frees the array */
+int ish_split_words(char *line, char ***argvp);
 
 /* ishnames.c */
 extern struct entry *ish_cwd; /* the shell's current directory */

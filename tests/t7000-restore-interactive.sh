@@ -21,13 +21,14 @@ short_name() {
 	mkdir "$2" && ln -s "$1" "$2/restore"
 }
 
-# run_i PROG DIR CMDFILE: one session of PROG -i in DIR (made here) on
-# a.dump; stdout (prompts) to DIR.out, stderr to DIR.err.
+# run_i PROG DIR CMDFILE [ARCHIVE]: one session of PROG -i in DIR (made
+# here) on ARCHIVE (a.dump); stdout (prompts) to DIR.out, stderr to
+# DIR.err.
 run_i() {
 	short_name "$1" "bin.$2" &&
 	mkdir "$2" &&
 	(PATH="$PWD/bin.$2:$PATH" && cd "$2" &&
-	 restore -i -f ../a.dump <"../$3" >"../$2.out" 2>"../$2.err")
+	 restore -i -f "../${4:-a.dump}" <"../$3" >"../$2.out" 2>"../$2.err")
 }
 
 # in_tty PROG DIR CMDFILE: the session of run_i through a pseudo-terminal,
@@ -167,6 +168,56 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'delete removes names from the e
 	test_cmp od.manifest md.manifest &&
 	test -f md/e/file_number_9 && ! test -e md/e/file_number_10 &&
 	test -L md/lnk && ! test -e md/top
+'
+
+# Names with blanks, quotes and backslashes are typed as 0.4b47 reads
+# them: quoted with '...' or "...", or each character after a backslash.
+test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'quotes and backslashes in typed names: as 0.4b47' '
+	mkdir -p qtree/"dir x" &&
+	for n in "a b" "it'\''s" "q\"d" "back\\slash" "x\\101" 101 plain \
+		"dir x/in"
+	do
+		printf "%s\n" "$n" >"qtree/$n" || return 1
+	done &&
+	truncate -s 8M q.img &&
+	mke2fs -q -F -t ext2 -d qtree q.img &&
+	qdev=$(image_attach q.img) &&
+	"$ORACLE_DUMP" -0 -f q.dump "$qdev" 2>/dev/null &&
+	cat >cmds.q <<-\EOF &&
+	add '\''a b'\''
+	add it\'\''s q'\''"'\''d
+	add back\\slash x\\101
+	ls
+	delete a\ b
+	add a'\'' '\''b
+	add "dir x" 101
+	cd "dir x"
+	pwd
+	ls '\''/dir x'\''
+	cd ..
+	add '\''unterminated
+	add trail\
+	add "never closed
+	ls
+	extract
+	1
+	n
+	quit
+	EOF
+	run_i "$ORACLE_RESTORE" oq cmds.q q.dump &&
+	run_i "$RESTORE" mq cmds.q q.dump &&
+	test_cmp oq.err mq.err &&
+	grep "^missing '\''$" mq.err &&
+	grep "^missing \"$" mq.err &&
+	grep "^command lines cannot be continued$" mq.err &&
+	manifest oq | grep -v "^\.	" >oq.manifest &&
+	manifest mq | grep -v "^\.	" >mq.manifest &&
+	test_cmp oq.manifest mq.manifest &&
+	for n in "a b" "it'\''s" "q\"d" "back\\slash" "x\\101" 101 "dir x/in"
+	do
+		test "$(cat "mq/$n")" = "$n" || return 1
+	done &&
+	! test -e mq/plain
 '
 
 test_expect_success ROOT,LOOP,ORACLE,OURRESTORE,SCRIPT 'through a terminal: readline prompt, completion, extract' '

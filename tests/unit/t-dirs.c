@@ -6,7 +6,8 @@
  * with '/', a NUL, empty names, extra "." or "..", duplicates and second
  * names of a directory must be refused; command-line paths (absolute,
  * with "." or "..") must resolve inside the tree only; a restoresymtable
- * naming ".." or "a/b" must be refused.
+ * naming ".." or "a/b" must be refused.  A line typed at restore -i's
+ * prompt must be cut into the words 0.4b47 makes of it (restore/ishwords.c).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "ish.h"
 #include "spcl.h"
 #include "symfile.h"
 #include "unit.h"
@@ -315,6 +317,73 @@ test_symfile(void)
 	table("a%00b", R_ERROR, "line 4: bad name", "a NUL is refused");
 }
 
+/* ---- restore -i: the words of a typed line ---- */
+struct words_case {
+	const char *line, *words, *said, *what;
+};
+
+/* Print the words of arg (a struct words_case) as "[w]..." to stdout;
+ * what the lexer says goes to stderr, captured with it. */
+static void
+words_child(void *arg)
+{
+	const struct words_case *c = arg;
+	char *line = strdup(c->line), **v;
+	int n = ish_split_words(line, &v);
+
+	fflush(stderr);
+	for (int i = 0; i < n; i++)
+		printf("[%s]", v[i]);
+	free(v);
+	free(line);
+}
+
+static void
+test_words(void)
+{
+	static const struct words_case cases[] = {
+	    {"add a b", "[add][a][b]", "", "blanks separate words"},
+	    {" \tls\t a  ", "[ls][a]", "", "leading and trailing blanks"},
+	    {"add 'a b' \"c d\"", "[add][a b][c d]", "",
+	     "single and double quotes keep blanks"},
+	    {"add a\\ b c", "[add][a b][c]", "",
+	     "a backslash keeps a blank (and the next word follows)"},
+	    {"add x'\"'y \"'\"", "[add][x\"y][']", "",
+	     "each quote quotes the other"},
+	    {"add a' 'b''", "[add][a b]", "", "quotes inside a word"},
+	    {"add it\\'s back\\\\slash", "[add][it's][back\\slash]", "",
+	     "a backslash before a quote or a backslash"},
+	    {"add \"a\\b\"", "[add][a\\b]", "",
+	     "a backslash inside quotes is kept"},
+	    {"add f\\001 g\\377", "[add][f\\001][g\\377]", "",
+	     "a backslash before an octal byte is kept"},
+	    {"add \\400 \\09", "[add][400][09]", "",
+	     "... only before one up to \\377"},
+	    {"add ''", "[add][]", "", "an empty quoted word"},
+	    {"add 'open", "[add][open]", "missing '\n",
+	     "a quote left open is reported"},
+	    {"add \"open", "[add][open]", "missing \"\n",
+	     "a double quote left open is reported"},
+	    {"add end\\", "[add][end]", "command lines cannot be continued\n",
+	     "a backslash at the end is reported"},
+	    {"", "", "", "an empty line has no words"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[256], *out = NULL;
+		int st;
+
+		snprintf(want, sizeof(want), "%s%s", cases[i].said,
+			 cases[i].words);
+		st = unit_fork(words_child, (void *)&cases[i], &out);
+		if (!unit_ok(unit_exit_code(st) == 0 && strcmp(out, want) == 0,
+			     "-i words: %s", cases[i].what))
+			unit_diag("line <%s>: got <%s>, want <%s>",
+				  cases[i].line, out, want);
+		free(out);
+	}
+}
+
 int
 main(void)
 {
@@ -323,5 +392,6 @@ main(void)
 	check_dirs("native order", NULL);
 	check_dirs("foreign order", foreign);
 	test_symfile();
+	test_words();
 	return unit_done();
 }

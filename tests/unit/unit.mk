@@ -7,7 +7,8 @@
 #   t-compress.c  record codecs both ways and the compressed-record prefix
 #   t-itime.c     dumpdates dates, reading and -u rewriting (dump/itime.c)
 #   t-options.c   dump's command line, key letters included (dump/options.c)
-#   t-dirs.c      restore's directory records, name checks, path handling
+#   t-dirs.c      restore's directory records, name checks, path handling,
+#                 the words of a line typed at restore -i
 #   t-rmt.c       rmt server (rmt/) and client (common/) over a socketpair
 # Included by tests/Makefile after its default target.
 UNIT_PROGS = unit/t-spcl unit/t-compress unit/t-itime unit/t-options \
@@ -64,7 +65,8 @@ unit/t-options: unit/t-options.o unit/unit.o unit/dumpstubs.o \
 	    $(EXT2FS_LIBS)
 
 unit/t-dirs: unit/t-dirs.o unit/unit.o $(UNIT_R)/dirs.o $(UNIT_R)/symtab.o \
-		$(UNIT_R)/symfile.o $(UNIT_R)/report.o $(LIBCOMMON)
+		$(UNIT_R)/symfile.o $(UNIT_R)/ishwords.o $(UNIT_R)/report.o \
+		$(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 unit/t-rmt: unit/t-rmt.o unit/unit.o $(UNIT_M)/rmt.o $(UNIT_M)/rmtio.o \
