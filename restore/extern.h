@@ -89,6 +89,7 @@ struct entry *sym_lookup_escaped(struct entry *(*lookup)(const char *),
 				 const char *name);
 struct entry *sym_next(const struct entry *top, const struct entry *e);
 const char *sym_next_component(const char **path, size_t *len);
+bool sym_octal_escape(const char *s);
 void sym_not_on_tape(const char *path);
 const char *sym_path(const struct entry *e);
 void sym_relink(void);

@@ -13,7 +13,7 @@
  * found.  0.4b47 dropped that backslash, which no one needs: a digit
  * means itself either way.
  */
-#include <stdbool.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,20 +21,6 @@
 #include "extern.h"
 #include "ish.h"
 #include "xalloc.h"
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* "\ooo" with a value up to 0377: an escaped byte of -t's listing. */
-static bool
-is_octal_escape(const char *s)
-{
-	return s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-	    s[2] <= '7' && s[3] >= '0' && s[3] <= '7';
-}
 
 /*
  * Copy one word from *in to out (which may be the same buffer: a word
@@ -47,8 +33,8 @@ copy_word(char **in, char *out)
 {
 	char *p = *in;
 
-	while (*p != '\0' && !is_blank(*p)) {
-		if (is_octal_escape(p)) {
+	while (*p != '\0' && !isblank((unsigned char)*p)) {
+		if (sym_octal_escape(p)) {
 			*out++ = *p++;
 		} else if (*p == '\\') {
 			if (p[1] == '\0') {
@@ -72,7 +58,7 @@ copy_word(char **in, char *out)
 			*out++ = *p++;
 		}
 	}
-	if (is_blank(*p))
+	if (isblank((unsigned char)*p))
 		p++; /* read before out's NUL may land on it */
 	*out = '\0';
 	*in = p;
@@ -87,7 +73,7 @@ ish_split_words(char *line, char ***argvp)
 	size_t cap = 0;
 
 	for (;;) {
-		while (is_blank(*in))
+		while (isblank((unsigned char)*in))
 			in++;
 		if (*in == '\0')
 			break;

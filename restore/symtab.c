@@ -356,6 +356,15 @@ sym_next_component(const char **path, size_t *len)
 	return p;
 }
 
+/* Whether s starts with "\ooo" (\000 to \377): one byte as restore -t
+ * lists the names of encrypted directories. */
+bool
+sym_octal_escape(const char *s)
+{
+	return s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+	    s[2] <= '7' && s[3] >= '0' && s[3] <= '7';
+}
+
 /*
  * A name as restore -t lists names of encrypted directories, bytes
  * written as \ooo, turned back into its bytes; NULL (nothing to undo)
@@ -371,9 +380,7 @@ unescape(const char *name)
 	while (*name != '\0') {
 		unsigned v;
 
-		if (name[0] == '\\' && name[1] >= '0' && name[1] <= '3' &&
-		    name[2] >= '0' && name[2] <= '7' && name[3] >= '0' &&
-		    name[3] <= '7') {
+		if (sym_octal_escape(name)) {
 			v = (unsigned)(name[1] - '0') << 6 |
 			    (unsigned)(name[2] - '0') << 3 |
 			    (unsigned)(name[3] - '0');

@@ -331,7 +331,6 @@ words_child(void *arg)
 	char *line = strdup(c->line), **v;
 	int n = ish_split_words(line, &v);
 
-	fflush(stderr);
 	for (int i = 0; i < n; i++)
 		printf("[%s]", v[i]);
 	free(v);
