@@ -213,10 +213,7 @@ test_expect_success ROOT,LOOP,ORACLE,OURRESTORE 'quotes and backslashes in typed
 	manifest oq | grep -v "^\.	" >oq.manifest &&
 	manifest mq | grep -v "^\.	" >mq.manifest &&
 	test_cmp oq.manifest mq.manifest &&
-	for n in "a b" "it'\''s" "q\"d" "back\\slash" "x\\101" 101 "dir x/in"
-	do
-		test "$(cat "mq/$n")" = "$n" || return 1
-	done &&
+	diff -r -x plain qtree mq &&
 	! test -e mq/plain
 '
 
