@@ -54,6 +54,10 @@
 #define DR_METAONLY	 0x0100 /* inode without its data (-m) */
 #define DR_EXTATTRIBUTES 0x8000 /* an extended-attribute record */
 
+/* ext4's inline-data inode flag as archived in di_flags: the content is
+ * in the inode (doc/format.md 5.4). */
+#define TAPE_INLINE_DATA_FL 0x10000000u
+
 /* c_extattributes values. */
 #define EXT_REGULAR	  0
 #define EXT_MACOSFNDRINFO 1
@@ -115,9 +119,9 @@ struct s_spcl {
 	int32_t c_magic; /* 0x018 NFS_MAGIC */
 	int32_t c_checksum; /* 0x01c */
 	struct tape_dinode c_dinode; /* 0x020 */
-	int32_t c_count; /* 0x0a0 valid c_addr[] slots */
+	int32_t c_count; /* 0x0a0 bytes of c_addr[] used */
 	union {
-		uint8_t s_addrs[TP_NINDIR]; /* 1 = block present */
+		uint8_t s_addrs[TP_NINDIR]; /* block map: blockmap.h */
 		uint32_t s_inos[TP_NINOS]; /* volume -> first inode */
 	} c_data; /* 0x0a4 */
 	char c_label[LBLSIZE]; /* 0x2a4 */

@@ -127,25 +127,31 @@ cmp_hole(size_t n, void *arg)
 		c->off = end;
 		return;
 	}
-	cmp_data(zero, n, arg);
+	/* A run of the map may be megabytes long. */
+	while (n > 0) {
+		size_t k = n < TP_BSIZE ? n : TP_BSIZE;
+
+		cmp_data(zero, k, arg);
+		n -= k;
+	}
 }
 
 static void
 compare_regular(const struct entry *e, const char *path, const struct stat *st,
-		const struct inoattr *a)
+		const struct inoattr *a, const struct inline_body *ib)
 {
 	struct cmpfile c = {-1, path, NULL, 0, 0, 0, st->st_size, 0, false};
 	const char *name;
 	int dfd;
 
 	if (a->metaonly) {
-		tape_skipfile();
+		body_skip(ib);
 		return;
 	}
 	if ((uint64_t)st->st_size != a->size) {
 		rmsg("%s: size has changed.\n", path);
 		count_diff();
-		tape_skipfile();
+		body_skip(ib);
 		return;
 	}
 	dfd = at_parent(e, &name);
@@ -154,11 +160,16 @@ compare_regular(const struct entry *e, const char *path, const struct stat *st,
 	if (c.fd < 0) {
 		warn("unable to open %s", path);
 		count_diff();
-		tape_skipfile();
+		body_skip(ib);
 		return;
 	}
 	c.buf = xmalloc(CMP_CHUNK);
-	(void)tape_getfile(cmp_data, cmp_hole, &c);
+	/* Blocks the archive could not give were never compared. */
+	if (body_getfile(ib, cmp_data, cmp_hole, &c) > 0) {
+		rmsg("%s: blocks missing from the archive, not compared\n",
+		     path);
+		c.differ = true;
+	}
 	free(c.buf);
 	(void)close(c.fd);
 	if (c.differ) {
@@ -184,7 +195,8 @@ lt_data(const unsigned char *blk, size_t n, void *arg)
 }
 
 static void
-compare_symlink(const struct entry *e, const char *path, const struct stat *st)
+compare_symlink(const struct entry *e, const char *path, const struct stat *st,
+		const struct inline_body *ib)
 {
 	struct linktext *l = xcalloc(1, sizeof(*l));
 	char disk[SYMLINK_MAX + 1];
@@ -192,7 +204,7 @@ compare_symlink(const struct entry *e, const char *path, const struct stat *st)
 	int dfd = at_parent(e, &name);
 	ssize_t n;
 
-	(void)tape_getfile(lt_data, NULL, l);
+	(void)body_getfile(ib, lt_data, NULL, l);
 	l->text[l->len] = '\0';
 	if (!S_ISLNK(st->st_mode)) {
 		rmsg("%s: is no longer a symbolic link.\n", path);
@@ -318,6 +330,7 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 {
 	char *path;
 	struct ealist ea = {0, {NULL, NULL}, {0, 0}, 0};
+	struct inline_body ib;
 	struct stat st;
 
 	if (!stat_entry(e, &st)) {
@@ -325,13 +338,14 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 		ea_read_records(a->ino, NULL);
 		return;
 	}
+	(void)inline_read(&ib, a->ino, &ea);
 	path = xstrdup(sym_path(e));
 	msg_verbose("comparing %s (size: %llu, mode: 0%o)\n", path,
 		    (unsigned long long)a->size, a->mode);
 	compare_attrs(e, path, &st, a);
 	switch (a->mode & S_IFMT) {
-	case S_IFREG: compare_regular(e, path, &st, a); break;
-	case S_IFLNK: compare_symlink(e, path, &st); break;
+	case S_IFREG: compare_regular(e, path, &st, a, &ib); break;
+	case S_IFLNK: compare_symlink(e, path, &st, &ib); break;
 	case S_IFCHR:
 	case S_IFBLK: {
 		dev_t dev =
@@ -355,6 +369,7 @@ compare_leaf(struct entry *e, const struct inoattr *a)
 	ea_read_records(a->ino, &ea);
 	compare_eas(e, &ea, path);
 	ea_free(&ea);
+	inline_free(&ib);
 	free(path);
 }
 

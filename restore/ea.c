@@ -162,13 +162,93 @@ acl_convert(const unsigned char *in, size_t len, unsigned char *out,
 	return o;
 }
 
-/* Attributes of an index this restore does not know, skipped. */
+/* Attributes of an index this restore does not know, skipped, and
+ * payloads that could not be walked to their end. */
 static unsigned long nskipped;
 
 unsigned long
 ea_skipped(void)
 {
 	return nskipped;
+}
+
+/* One entry of a payload, its offsets checked against the payload. */
+struct ea_entry {
+	unsigned nlen, idx;
+	const char *name; /* nlen bytes, not terminated */
+	const unsigned char *val;
+	size_t vsize;
+};
+
+/* Where the entries of payload p start: 0 for an unknown magic. */
+static size_t
+ea_first_entry(const unsigned char *p, size_t len)
+{
+	if (len < 4)
+		return 0;
+	if (get32(p) == EXT2_XATTR_MAGIC)
+		return EA_BLOCK_HDR;
+	if (get32(p) == EXT2_XATTR_MAGIC2)
+		return 4;
+	return 0;
+}
+
+/*
+ * Decode the entry at *off of a payload whose entries start at first,
+ * and move *off to the next.  1: an entry; 0: the end of the list; -1: an
+ * entry that does not fit the payload, or whose value lives in another
+ * inode (ea_inode), which the archive does not carry.
+ */
+static int
+ea_entry_next(const unsigned char *p, size_t len, size_t first, size_t *off,
+	      struct ea_entry *e)
+{
+	size_t o = *off, voff, vbase = first == 4 ? 4 : 0;
+
+	if (o + 4 > len || get32(p + o) == 0)
+		return 0;
+	e->nlen = p[o];
+	e->idx = p[o + 1];
+	if (o + EA_ENTRY_HDR + e->nlen > len)
+		return -1;
+	voff = get16(p + o + 2);
+	e->vsize = get32(p + o + 8);
+	if (get32(p + o + 4) != 0 || vbase + voff + e->vsize > len)
+		return -1;
+	e->name = (const char *)p + o + EA_ENTRY_HDR;
+	e->val = p + vbase + voff;
+	*off = o + ((EA_ENTRY_HDR + e->nlen + 3) & ~(size_t)3);
+	return 1;
+}
+
+/* ext4 keeps an inline-data inode's bytes beyond i_block here. */
+static bool
+is_inline_data(const struct ea_entry *e)
+{
+	return e->idx == 7 && e->nlen == 4 && memcmp(e->name, "data", 4) == 0;
+}
+
+/*
+ * The value of system.data in the payloads of ea, or NULL: the content
+ * of an inline-data inode beyond its first 60 bytes.  Quiet: the walk
+ * that sets or compares the attributes reports damage.
+ */
+const unsigned char *
+ea_inline_data(const struct ealist *ea, size_t *len)
+{
+	for (size_t i = 0; i < ea->n; i++) {
+		const unsigned char *p = ea->payload[i];
+		size_t first = ea_first_entry(p, ea->len[i]), off = first;
+		struct ea_entry e;
+
+		while (first != 0 &&
+		       ea_entry_next(p, ea->len[i], first, &off, &e) > 0)
+			if (is_inline_data(&e)) {
+				*len = e.vsize;
+				return e.val;
+			}
+	}
+	return NULL;
 }
 
 /*
@@ -182,36 +262,31 @@ static int
 ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 	int (*fn)(const char *, const void *, size_t, void *), void *arg)
 {
-	size_t first, off;
-	int count = 0;
+	size_t first = ea_first_entry(p, len), off = first, at = first;
+	int count = 0, r = 0;
 	unsigned char *conv = NULL;
+	struct ea_entry e;
 
 	if (len < 4)
 		return 0;
-	if (get32(p) == EXT2_XATTR_MAGIC)
-		first = EA_BLOCK_HDR;
-	else if (get32(p) == EXT2_XATTR_MAGIC2)
-		first = 4;
-	else {
+	if (first == 0) {
 		rmsg("%s: EA magic 0x%08lx unknown\n", path,
 		     (unsigned long)get32(p));
+		nskipped++;
 		return -1;
 	}
-	for (off = first; off + 4 <= len && get32(p + off) != 0;) {
-		unsigned nlen = p[off], idx = p[off + 1];
-		size_t voff, vsize, vbase;
+	for (;;) {
 		char name[EA_NAME_MAX + 32];
 		const char *prefix;
 		const void *val;
+		size_t vsize;
 
-		if (off + EA_ENTRY_HDR + nlen > len)
-			goto bad;
-		voff = get16(p + off + 2);
-		vsize = get32(p + off + 8);
-		vbase = first == 4 ? 4 : 0;
-		if (get32(p + off + 4) != 0 || vbase + voff + vsize > len)
-			goto bad;
-		switch (idx) {
+		at = off;
+		if ((r = ea_entry_next(p, len, first, &off, &e)) <= 0)
+			break;
+		val = e.val;
+		vsize = e.vsize;
+		switch (e.idx) {
 		case 1: prefix = "user."; break;
 		case 2: prefix = "system.posix_acl_access"; break;
 		case 3: prefix = "system.posix_acl_default"; break;
@@ -223,33 +298,33 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 			report_name(path, strlen(path), stderr);
 			rmsg(": Unknown EA index %u (inode %lu): "
 			     "skipped\n",
-			     idx, (unsigned long)ino);
+			     e.idx, (unsigned long)ino);
 			nskipped++;
-			off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)nlen,
-			 (const char *)p + off + EA_ENTRY_HDR);
-		val = p + vbase + voff;
-		if (idx == 2 || idx == 3) {
+		/* Inline data is file content, not an attribute to set. */
+		if (is_inline_data(&e))
+			continue;
+		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)e.nlen,
+			 e.name);
+		if (e.idx == 2 || e.idx == 3) {
 			conv = xrealloc(conv, vsize * 2 + 8);
 			vsize = acl_convert(val, vsize, conv, vsize * 2 + 8);
 			if (vsize == 0)
 				goto bad;
 			val = conv;
 		}
-		/* Inline data is file content, not an attribute to set. */
-		if (!(idx == 7 && strcmp(name, "system.data") == 0)) {
-			if (fn(name, val, vsize, arg) != 0)
-				break;
-			count++;
-		}
-		off += (EA_ENTRY_HDR + nlen + 3) & ~(size_t)3;
+		if (fn(name, val, vsize, arg) != 0)
+			break;
+		count++;
 	}
+	if (r < 0)
+		goto bad;
 	free(conv);
 	return count;
 bad:
-	rmsg("%s: malformed EA entry at offset %zu\n", path, off);
+	nskipped++; /* what it held is not set: exit non-zero */
+	rmsg("%s: malformed EA entry at offset %zu\n", path, at);
 	free(conv);
 	return -1;
 }

@@ -36,6 +36,7 @@ void ea_apply(const struct ealist *ea, int fd, const char *target,
 	      const char *path);
 int ea_compare(const struct ealist *ea, const char *target, const char *path);
 void ea_free(struct ealist *ea);
+const unsigned char *ea_inline_data(const struct ealist *ea, size_t *len);
 void ea_read_records(uint32_t ino, struct ealist *out);
 unsigned long ea_skipped(void);
 
@@ -94,6 +95,14 @@ void sym_not_on_tape(const char *path);
 const char *sym_path(const struct entry *e);
 void sym_relink(void);
 int sym_write(int dirfd, const char *name);
+
+/* inline.c */
+uint64_t body_getfile(const struct inline_body *b,
+		      void (*data)(const unsigned char *, size_t, void *),
+		      void (*hole)(size_t, void *), void *arg);
+void body_skip(const struct inline_body *b);
+void inline_free(struct inline_body *b);
+bool inline_read(struct inline_body *b, uint32_t ino, struct ealist *ea);
 
 /* tape.c */
 bool map_test(const unsigned char *map, size_t len, uint32_t ino);

@@ -196,7 +196,7 @@ clear_name(int dfd, const char *name, const char *path)
 
 static int
 restore_regular(int dfd, const char *name, const char *path,
-		const struct inoattr *a)
+		const struct inoattr *a, const struct inline_body *ib)
 {
 	struct file_writer w;
 	uint64_t missing;
@@ -205,11 +205,11 @@ restore_regular(int dfd, const char *name, const char *path,
 
 	msg_verbose("extract file %s\n", path);
 	if (ropt.Nflag) {
-		tape_skipfile();
+		body_skip(ib);
 		return -1;
 	}
 	if (a->metaonly) {
-		tape_skipfile();
+		body_skip(ib);
 		msg_verbose("file %s is metadata only\n", path);
 		return openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	}
@@ -219,7 +219,7 @@ restore_regular(int dfd, const char *name, const char *path,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST) {
 		if (!clear_name(dfd, name, path)) {
-			tape_skipfile();
+			body_skip(ib);
 			return -1;
 		}
 		fd = openat(
@@ -229,18 +229,20 @@ restore_regular(int dfd, const char *name, const char *path,
 	if (fd < 0) {
 		warn("%s: cannot create file", path);
 		errors++;
-		tape_skipfile();
+		body_skip(ib);
 		return -1;
 	}
 	fw_begin(&w, fd, path);
-	missing = tape_getfile(fw_data, fw_hole, &w);
+	missing = body_getfile(ib, fw_data, fw_hole, &w);
 	ok = fw_end(&w);
 	if (!ok)
 		errors++;
-	if (missing > 0)
+	if (missing > 0) {
 		rmsg("Missing blocks at the end of %s, assuming "
 		     "hole\n",
 		     path);
+		errors++;
+	}
 	/* Only a file ending in a hole needs its size set. */
 	if (ok && w.end != (off_t)a->size &&
 	    ftruncate(fd, (off_t)a->size) != 0) {
@@ -284,13 +286,13 @@ link_hole(size_t n, void *arg)
  * path and target escaped (they may hold any byte).
  */
 static void
-nul_in_target(const char *path, const char *text, size_t len)
+nul_in_target(const char *path, uint32_t ino, const char *text, size_t len)
 {
 	report_name(path, strlen(path), stderr);
 	fprintf(stderr,
 		": symbolic link target (inode %lu) holds a NUL "
 		"byte, cut there: \"",
-		(unsigned long)curhdr.s_spcl.c_inumber);
+		(unsigned long)ino);
 	report_name(text, len, stderr);
 	fputs("\" kept as \"", stderr);
 	report_name(text, strlen(text), stderr);
@@ -299,13 +301,14 @@ nul_in_target(const char *path, const char *text, size_t len)
 }
 
 static bool
-restore_symlink(int dfd, const char *name, const char *path)
+restore_symlink(int dfd, const char *name, const char *path,
+		const struct inoattr *a, const struct inline_body *ib)
 {
 	struct linkbuf *l = xcalloc(1, sizeof(*l));
 	bool ok = false;
-	uint64_t size = curhdr.s_spcl.c_dinode.di_size;
+	uint64_t size = a->size;
 
-	(void)tape_getfile(link_data, link_hole, l);
+	(void)body_getfile(ib, link_data, link_hole, l);
 	l->text[l->len] = '\0';
 	if (size > SYMLINK_MAX)
 		rmsg("%s: symbolic link target of %llu bytes is "
@@ -321,7 +324,7 @@ restore_symlink(int dfd, const char *name, const char *path)
 		report_name(path, strlen(path), stderr);
 		rmsg(": symbolic link target (inode %lu) starts "
 		     "with a NUL byte (ignored)\n",
-		     (unsigned long)curhdr.s_spcl.c_inumber);
+		     (unsigned long)a->ino);
 		errors++;
 	} else if (l->len < size)
 		rmsg("%s: symbolic link target is %zu of its %llu "
@@ -329,7 +332,7 @@ restore_symlink(int dfd, const char *name, const char *path)
 		     path, l->len, (unsigned long long)size);
 	else {
 		if (strlen(l->text) != l->len)
-			nul_in_target(path, l->text, l->len);
+			nul_in_target(path, a->ino, l->text, l->len);
 		msg_verbose("Create symbolic link %s->%s\n", path, l->text);
 		if (ropt.Nflag)
 			ok = false;
@@ -466,6 +469,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	const char *name = e->name, *path;
 	char *pathcopy;
 	struct ealist ea = {0, {NULL, NULL}, {0, 0}, 0};
+	struct inline_body ib;
 	int dfd, fd = -1;
 	bool made = false;
 	mode_t type = a->mode & S_IFMT;
@@ -489,11 +493,12 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 		}
 	}
 	path = pathcopy;
+	(void)inline_read(&ib, a->ino, &ea);
 	if (type == S_IFREG) {
-		fd = restore_regular(dfd, name, path, a);
+		fd = restore_regular(dfd, name, path, a, &ib);
 		made = fd >= 0;
 	} else if (type == S_IFLNK)
-		made = restore_symlink(dfd, name, path);
+		made = restore_symlink(dfd, name, path, a, &ib);
 	else if (type == S_IFCHR || type == S_IFBLK || type == S_IFIFO ||
 		 type == S_IFSOCK)
 		made = restore_special(dfd, name, path, a);
@@ -513,6 +518,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 		errors++;
 	}
 	ea_free(&ea);
+	inline_free(&ib);
 	free(pathcopy);
 }
 

@@ -71,6 +71,14 @@ struct ealist {
 	uint32_t ino; /* for messages */
 };
 
+/* The content of a file the archive keeps in its inode (inline.c). */
+struct inline_body {
+	unsigned char *data;
+	size_t len; /* bytes found, at most size */
+	uint64_t size; /* di_size */
+	bool active;
+};
+
 /* What a directory needs at the very end (dirs.c owns these). */
 struct dirinfo {
 	struct inoattr attr;

@@ -25,6 +25,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "blockmap.h"
 #include "media.h"
 #include "spcl.h"
 #include "xalloc.h"
@@ -43,7 +44,7 @@ size_t usedmap_len;
 
 static bool hdr_synth; /* curhdr is the synthesized end */
 static bool newinodefmt;
-static bool resynced; /* garbage was skipped somewhere */
+static bool resynced; /* garbage was skipped, or a map was damaged */
 
 /* Run before each inode lookup; set by a plug-in of the reader. */
 static void (*find_hook)(void);
@@ -189,16 +190,21 @@ tape_next_header(void)
 }
 
 /* Discard the data blocks announced by the current header: maps and a
- * later volume header count whole blocks, file headers their c_addr. */
+ * later volume header count whole blocks, file headers their map. */
 static void
 skip_present(const struct s_spcl *h)
 {
-	bool all = h->c_type != TS_INODE && h->c_type != TS_ADDR;
+	uint64_t n = (uint64_t)h->c_count, all;
 
 	if (h->c_type == TS_END)
 		return;
-	for (int32_t i = 0; i < h->c_count; i++)
-		if ((all || h->c_addr[i] != 0) && media_next_block() == NULL)
+	if (h->c_type == TS_INODE || h->c_type == TS_ADDR) {
+		(void)blockmap_count(h->c_addr, (size_t)h->c_count, &n, &all);
+		if (h->c_flags & DR_EXTATTRIBUTES) /* as tape_getfile() */
+			n = all;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (media_next_block() == NULL)
 			return;
 }
 
@@ -341,10 +347,13 @@ print_dump_info(const struct s_spcl *h)
 
 /*
  * Walk the body of the inode whose TS_INODE header is current: its data
- * blocks and those of following TS_ADDR headers of the same inode.  data()
- * gets each present block cut to the bytes left of di_size; hole() gets the
- * length of each absent one.  Leaves the next header current.  Returns the
- * bytes of di_size that the archive did not cover (0 when complete).
+ * blocks and those of following TS_ADDR headers of the same inode, as
+ * their block maps say (common/blockmap.h).  data() gets each present
+ * block cut to the bytes left of di_size; hole() gets the length of each
+ * absent run, up to di_size.  Blocks past di_size (the map covers whole
+ * file system blocks) are read and dropped.  Leaves the next header
+ * current.  Returns the bytes of di_size that the archive did not cover
+ * (0 when complete).
  */
 uint64_t
 tape_getfile(void (*data)(const unsigned char *, size_t, void *),
@@ -352,26 +361,49 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 {
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	uint64_t left = curhdr.s_spcl.c_dinode.di_size;
+	/* EA payloads are read whole whatever the map says. */
 	bool ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
+	bool ended = false;
 
 	if (curhdr.s_spcl.c_flags & DR_METAONLY)
 		left = 0;
-	for (;;) {
+	while (!ended) {
 		struct s_spcl *h = &curhdr.s_spcl;
+		size_t len = (size_t)h->c_count, pos = 0;
+		struct blockmap_run run;
 
-		for (int32_t i = 0; i < h->c_count; i++) {
-			size_t n = left < TP_BSIZE ? (size_t)left : TP_BSIZE;
-			/* EA payloads are read whole whatever c_addr says. */
-			if (h->c_addr[i] != 0 || ea) {
+		while (pos < len && !ended) {
+			if (!blockmap_next(h->c_addr, len, &pos, &run)) {
+				rmsg("Damaged block map in the header of "
+				     "inode %lu at block %llu\n",
+				     (unsigned long)ino,
+				     (unsigned long long)h->c_tapea);
+				resynced = true; /* damage: exit non-zero */
+				break;
+			}
+			if (!run.data && !ea) {
+				uint64_t n = (uint64_t)run.blocks * TP_BSIZE;
+
+				if (n > left)
+					n = left;
+				if (n > 0 && hole != NULL)
+					hole((size_t)n, arg);
+				left -= n;
+				continue;
+			}
+			for (uint32_t b = 0; b < run.blocks; b++) {
+				size_t n =
+				    left < TP_BSIZE ? (size_t)left : TP_BSIZE;
 				const unsigned char *p = media_next_block();
 
-				if (p == NULL)
+				if (p == NULL) {
+					ended = true;
 					break;
+				}
 				if (n > 0 && data != NULL)
 					data(p, n, arg);
-			} else if (n > 0 && hole != NULL)
-				hole(n, arg);
-			left -= n;
+				left -= n;
+			}
 		}
 		tape_next_header();
 		if (curhdr.s_spcl.c_type != TS_ADDR ||

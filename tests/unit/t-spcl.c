@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "blockmap.h"
 #include "spcl.h"
 #include "unit.h"
 
@@ -213,6 +214,66 @@ test_swap_dirents(void)
 		"dirents: a zero record length stops the walk");
 }
 
+/* Decode the map written as hex into "D512 H1024 ..." (or "bad" after
+ * the runs before a cut one). */
+static void
+runs_of(const char *hex, char *out, size_t cap)
+{
+	uint8_t map[TP_NINDIR];
+	size_t len = 0, pos = 0, o = 0;
+	unsigned v;
+	struct blockmap_run run;
+
+	for (; hex[0] != '\0' && sscanf(hex, "%2x", &v) == 1; hex += 2)
+		map[len++] = (uint8_t)v;
+	out[0] = '\0';
+	while (pos < len && o < cap) {
+		if (!blockmap_next(map, len, &pos, &run)) {
+			snprintf(out + o, cap - o, "%sbad", o ? " " : "");
+			return;
+		}
+		o += (size_t)snprintf(out + o, cap - o, "%s%c%u", o ? " " : "",
+				      run.data ? 'D' : 'H', run.blocks);
+	}
+}
+
+/* The block map: 0.4b47's byte per block and the runs of 0.4b49+, with
+ * the examples of doc/format.md 5.1. */
+static void
+test_blockmap(void)
+{
+	static const struct {
+		const char *hex, *runs;
+	} ex[] = {
+	    {"01010101", "D1 D1 D1 D1"}, /* 0.4b47: one byte a block */
+	    {"0001", "H1 D1"},
+	    {"ff06", "D512"}, /* 512 KiB */
+	    {"e72c", "D2932"}, /* 3,000,000 bytes */
+	    {"fffefffeff7e", "D16384 D16384 D8192"}, /* 40 MiB */
+	    {"fe0e0f", "H1024 D8"}, /* a 1 MiB hole, then 8 KiB */
+	    {"06", "H4"}, /* inline data: no block */
+	    {"7e", "H64"},
+	    {"8100", "D65"},
+	    {"ffff", "D16448"}, /* the longest two bytes say */
+	    {"0787", "D4 bad"}, /* a two-byte run cut by the map's end */
+	};
+	char got[128];
+	uint64_t data, all;
+	static const uint8_t cut[] = {0x07, 0x87};
+	static const uint8_t mix[] = {0xfe, 0x0e, 0x0f, 0x01};
+
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		runs_of(ex[i].hex, got, sizeof(got));
+		unit_ok(strcmp(got, ex[i].runs) == 0, "map %s is %s (got %s)",
+			ex[i].hex, ex[i].runs, got);
+	}
+	unit_ok(blockmap_count(mix, sizeof(mix), &data, &all) && data == 9 &&
+		    all == 1033,
+		"blockmap_count: 9 data blocks of 1033");
+	unit_ok(!blockmap_count(cut, sizeof(cut), &data, &all) && data == 4,
+		"blockmap_count of a cut map: false, the runs before it");
+}
+
 int
 main(void)
 {
@@ -221,5 +282,6 @@ main(void)
 	test_swap_header();
 	test_swap_inos();
 	test_swap_dirents();
+	test_blockmap();
 	return unit_done();
 }
