@@ -499,6 +499,10 @@ dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
 			    (unsigned long long)d->di_size, sz, sz);
 		d->di_size = sz;
 	}
+	/* The content goes out as data blocks; with the flag left on,
+	 * 0.4b49+ restores would take it from the inode as well and write
+	 * it twice (doc/format.md 5.4). */
+	d->di_flags &= ~TAPE_INLINE_DATA_FL;
 	dump_memory(dfs, ino, d, buf, (size_t)d->di_size,
 		    slots_for_size(dfs, d->di_size));
 	free(buf);
