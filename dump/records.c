@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "blockmap.h"
 #include "compress.h"
 #include "dumprestore.h"
 #include "qfa.h"
@@ -212,20 +213,25 @@ note_header(struct tape_state *ts, const union u_spcl *h)
 {
 	const struct s_spcl *s = &h->s_spcl;
 	uint64_t data = 0;
-	int32_t i, n = s->c_count;
+	int32_t n = s->c_count;
 
 	switch (s->c_type) {
 	case TS_TAPE:
 	case TS_END: return;
 	case TS_BITS:
 	case TS_CLRI: data = n > 0 ? (uint64_t)n : 0; break;
-	default:
+	default: {
+		uint64_t all;
+
 		if (n > TP_NINDIR)
 			n = TP_NINDIR;
-		for (i = 0; i < n; i++)
-			if (s->c_addr[i] != 0)
-				data++;
+		if (n > 0)
+			(void)blockmap_count(s->c_addr, (size_t)n, &data, &all);
+		/* EA records: every block follows whatever the map says. */
+		if (n > 0 && (s->c_flags & DR_EXTATTRIBUTES))
+			data = all;
 		break;
+	}
 	}
 	ts->last.hdr = *h;
 	ts->last.valid = 1;

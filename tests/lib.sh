@@ -50,8 +50,13 @@ RMT=${lib_rmt:-$TOP/rmt/rmt}
 ORACLE_DUMP=$TOP/tests/oracle/sbin/dump
 ORACLE_RESTORE=$TOP/tests/oracle/sbin/restore
 ORACLE_RMT=$TOP/tests/oracle/usr/sbin/rmt-dump
+# dump 0.4b49 (Debian trixie) and 0.4b56 (forky), run through their own
+# suite's loader and libraries (helpers/fetch-upstream.sh).
+UPSTREAM49=$TOP/tests/oracle/trixie/bin
+UPSTREAM56=$TOP/tests/oracle/forky/bin
 PYTHON=${PYTHON:-python3}
 export TOP HELPERS DUMP RESTORE RMT ORACLE_DUMP ORACLE_RESTORE ORACLE_RMT PYTHON
+export UPSTREAM49 UPSTREAM56
 
 TRASH_DIRECTORY=$TEST_DIR/trash.$TEST_NAME
 # Cleanup state lives outside the trash so a body may empty its cwd.
@@ -161,6 +166,8 @@ then
 	test_set_prereq LOOP
 fi
 test -x "$ORACLE_DUMP" && test -x "$ORACLE_RESTORE" && test_set_prereq ORACLE
+test -x "$UPSTREAM49/dump" && test -x "$UPSTREAM49/restore" && test_set_prereq UPSTREAM49
+test -x "$UPSTREAM56/dump" && test -x "$UPSTREAM56/restore" && test_set_prereq UPSTREAM56
 test -x "$DUMP" && test_set_prereq OURDUMP
 test -x "$RESTORE" && test_set_prereq OURRESTORE
 test -x "$RMT" && test_set_prereq OURRMT

@@ -27,7 +27,13 @@ then
 fi
 rm -rf "$dest.new"
 dpkg -x "$deb" "$dest.new"
-rm -rf "$dest"
-mv "$dest.new" "$dest"
+# The newer releases (fetch-upstream.sh) live below $dest too: keep them.
+mkdir -p "$dest"
+for part in "$dest.new"/*
+do
+	rm -rf "$dest/${part##*/}"
+	mv "$part" "$dest/"
+done
+rmdir "$dest.new"
 echo "fetch-oracle: unpacked $deb into $dest"
 "$dest/sbin/dump" 2>&1 | head -n 1 || true

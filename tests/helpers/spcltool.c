@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blockmap.h"
 #include "dumprestore.h"
 #include "spcl.h"
 #include "xio.h"
@@ -74,7 +75,7 @@ kind_name(enum spcl_kind k)
 }
 
 /* Data blocks that follow a header: the map size for the bitmaps, the
- * present slots of c_addr[] for inode data, none otherwise. */
+ * data runs of the block map for inode data, none otherwise. */
 static int
 data_blocks(const struct s_spcl *s, int64_t *count)
 {
@@ -84,12 +85,15 @@ data_blocks(const struct s_spcl *s, int64_t *count)
 	case TS_CLRI:
 	case TS_BITS: *count = s->c_count; return 0;
 	case TS_INODE:
-	case TS_ADDR:
-		*count = 0;
-		for (int i = 0; i < s->c_count; i++)
-			if (s->c_addr[i] != 0)
-				(*count)++;
+	case TS_ADDR: {
+		uint64_t data, all;
+
+		(void)blockmap_count(s->c_addr, (size_t)s->c_count, &data,
+				     &all);
+		*count = (s->c_flags & DR_EXTATTRIBUTES) ? (int64_t)all
+							 : (int64_t)data;
 		return 0;
+	}
 	case TS_TAPE:
 	case TS_END: *count = 0; return 0;
 	}

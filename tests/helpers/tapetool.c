@@ -43,6 +43,7 @@
 #include <bzlib.h>
 #endif
 
+#include "blockmap.h"
 #include "cprefix.h"
 #include "dumprestore.h"
 #include "spcl.h"
@@ -343,13 +344,20 @@ data_blocks(const struct s_spcl *s)
 	case TS_BITS:
 	case TS_CLRI: return count > 0 ? (size_t)count : 0;
 	case TS_INODE:
-	case TS_ADDR:
+	case TS_ADDR: {
+		uint64_t data, all;
+
 		if (count > TP_NINDIR)
 			count = TP_NINDIR;
-		for (int32_t i = 0; i < count; i++)
-			if (s->c_addr[i] != 0)
-				n++;
-		return n;
+		if (count > 0)
+			(void)blockmap_count(s->c_addr, (size_t)count, &data,
+					     &all);
+		else
+			data = 0;
+		/* EA records: every block is read, as restore reads them. */
+		n = (size_t)((s->c_flags & DR_EXTATTRIBUTES) ? all : data);
+		return count > 0 ? n : 0;
+	}
 	default: return 0;
 	}
 }
