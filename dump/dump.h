@@ -70,7 +70,18 @@ struct dump_opts {
 	const char *toc_file; /* -A, NULL: none (qfa.c) */
 	const char *qfa_file; /* -Q, NULL: none (qfa.c) */
 	int strict; /* --strict: changed files fail */
+	time_t dump_date; /* --dumpdates-time, parsed */
+	int dump_date_given;
+	const char *filesys_name; /* --filesys-name, NULL: UNLISTED_FS */
+	int blockdev_dumpdates; /* --use-blockdev-for-dumpdates */
+	/* The name dumpdates lines are keyed by: the operand, or its block
+	 * device with --use-blockdev-for-dumpdates (main.c sets it then). */
+	const char *dumpdates_name;
+	unsigned long debug; /* --debug mask, DEBUG_* */
 };
+
+/* --debug bits (0.4b56's mask); only dumpdates tracing is ours. */
+#define DEBUG_DUMPDATES 0x4UL
 
 /* The file system being dumped, as resolved from the operand. */
 struct dump_fs {
@@ -124,6 +135,7 @@ struct fsopen_announce {
 	void (*fn)(const void *arg, const char *device, const char *filesys);
 	const void *arg;
 };
+char *fsopen_device_name(const struct dump_opts *o);
 int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 		   const struct fsopen_announce *announce);
 void fsopen_close(struct dump_fs *dfs);

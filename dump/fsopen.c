@@ -355,6 +355,41 @@ fsopen_free_subset(struct dump_subset *sub)
 }
 
 /*
+ * Where a file system operand leads: *name is the operand with a
+ * LABEL=/UUID= resolved (malloced; NULL when the tag names no device);
+ * 1 when the mount tables list it, with *dev and *dir from their entry
+ * (malloced; else NULL).
+ */
+static int
+locate(const char *operand, char **name, char **dev, char **dir)
+{
+	char abs[PATH_MAX];
+
+	*dev = *dir = NULL;
+	*name = is_tag(operand) ? resolve_tag(operand) : xstrdup(operand);
+	if (*name == NULL)
+		return 0;
+	return search_mounts(*name, dev, dir) ||
+	    (realpath(*name, abs) != NULL && search_mounts(abs, dev, dir));
+}
+
+/* The device o->operand names, malloced (--use-blockdev-for-dumpdates):
+ * that of its mount table entry, a LABEL=/UUID= resolved, else the
+ * operand itself (an image file, or a name the open will refuse). */
+char *
+fsopen_device_name(const struct dump_opts *o)
+{
+	char *name, *dev, *dir;
+
+	if (locate(o->operand, &name, &dev, &dir)) {
+		free(name);
+		free(dir);
+		return dev;
+	}
+	return name != NULL ? name : xstrdup(o->operand);
+}
+
+/*
  * Resolve o->operand.  Prints its own message and returns -1 when the
  * operand cannot be dumped.
  */
@@ -362,25 +397,13 @@ int
 fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 	       const struct fsopen_announce *announce)
 {
-	char *name, *dev = NULL, *dir = NULL;
-	char abs[PATH_MAX];
+	char *name, *dev, *dir;
+	const char *unlisted =
+	    o->filesys_name != NULL ? o->filesys_name : UNLISTED_FS;
 	struct stat st;
 	ext2_filsys fs;
 
-	name = xstrdup(o->operand);
-	if (is_tag(name)) {
-		char *d = resolve_tag(name);
-
-		if (d == NULL) {
-			msg("Cannot find a device for %s\n", name);
-			free(name);
-			return -1;
-		}
-		free(name);
-		name = d;
-	}
-	if (search_mounts(name, &dev, &dir) ||
-	    (realpath(name, abs) != NULL && search_mounts(abs, &dev, &dir))) {
+	if (locate(o->operand, &name, &dev, &dir)) {
 		free(name);
 		announce->fn(announce->arg, dev, dir);
 		if (open_fs(dev, &fs, 0, 1) < 0) {
@@ -392,6 +415,10 @@ fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 		dfs->filesys = dir;
 		fill_fs(dfs, fs);
 		return 0;
+	}
+	if (name == NULL) {
+		msg("Cannot find a device for %s\n", o->operand);
+		return -1;
 	}
 	if (stat(name, &st) < 0) {
 		msg("Cannot stat %s: %s\n", name, strerror(errno));
@@ -405,7 +432,8 @@ fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 		free(name);
 		return -1;
 	}
-	announce->fn(announce->arg, name, UNLISTED_FS);
+	/* --filesys-name names only what the tables do not (0.4b56) */
+	announce->fn(announce->arg, name, unlisted);
 	if (open_fs(name, &fs, S_ISREG(st.st_mode), 1) < 0) {
 		if (S_ISREG(st.st_mode))
 			msg("%s is neither an ext2/3/4 file system image nor "
@@ -415,7 +443,7 @@ fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 		return -1;
 	}
 	dfs->device = name;
-	dfs->filesys = xstrdup(UNLISTED_FS);
+	dfs->filesys = xstrdup(unlisted);
 	fill_fs(dfs, fs);
 	return 0;
 }

@@ -2,7 +2,8 @@
  * itime.c - the dumpdates file (doc/dumpdates.md).
  *
  * Reading picks the base date of a level-N dump: the latest record of
- * the same identifier (the operand as given) with a lower level.  A line
+ * the same identifier (the operand as given, or its block device with
+ * --use-blockdev-for-dumpdates: o->dumpdates_name) with a lower level.  A line
  * that does not parse ends the reading, as in 0.4b47.  Updating (-u)
  * happens after a successful dump: under an exclusive fcntl lock on the
  * dumpdates file itself (no lock file: a dump run by a user who may
@@ -200,7 +201,7 @@ itime_read(const struct dump_opts *o, struct itime_base *base)
 	if (itime_load(o->dumpdates, &l) < 0)
 		return;
 	for (i = 0; i < l.n; i++) {
-		if (strcmp(l.r[i].ident, o->operand) != 0 ||
+		if (strcmp(l.r[i].ident, o->dumpdates_name) != 0 ||
 		    l.r[i].level >= o->level)
 			continue;
 		if (!base->found || l.r[i].date > base->ddate) {
@@ -395,14 +396,15 @@ rewrite_in_place(int fd, const char *path, const char *buf, size_t len,
 	return 0;
 }
 
-/* Give operand at level date in l: its record or a new one at the end. */
+/* Give the dumpdates name at level date in l: its record or a new one
+ * at the end. */
 static void
 set_record(struct itime_list *l, const struct dump_opts *o, time_t date)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (strcmp(l->r[i].ident, o->operand) == 0 &&
+		if (strcmp(l->r[i].ident, o->dumpdates_name) == 0 &&
 		    l->r[i].level == o->level)
 			break;
 	if (i == l->n) {
@@ -410,7 +412,7 @@ set_record(struct itime_list *l, const struct dump_opts *o, time_t date)
 			l->cap = l->cap ? l->cap * 2 : 1;
 			l->r = xreallocarray(l->r, l->cap, sizeof(*l->r));
 		}
-		l->r[l->n].ident = xstrdup(o->operand);
+		l->r[l->n].ident = xstrdup(o->dumpdates_name);
 		l->r[l->n].level = o->level;
 		l->n++;
 	}

@@ -421,7 +421,8 @@ main(int argc, char **argv)
 	union u_spcl ident;
 	struct tape_config cfg;
 	struct dump_subset sub;
-	time_t date = time(NULL);
+	time_t start = time(NULL), date;
+	char *ddname = NULL;
 	int rc, subset;
 
 	memset(&dfs, 0, sizeof(dfs));
@@ -430,6 +431,9 @@ main(int argc, char **argv)
 	optr_on_abort(tape_kill_helpers);
 	sig_on_pipe_test(tape_output_is_pipe);
 	options_parse(argc, argv, &o);
+	/* --dumpdates-time: the dump is dated (header, messages, dumpdates)
+	 * as of then, e.g. when its snapshot was taken */
+	date = o.dump_date_given ? o.dump_date : start;
 	if (o.notify)
 		notify_setup();
 	sig_setup(o.output, o.quiet);
@@ -441,6 +445,11 @@ main(int argc, char **argv)
 	}
 	add_error_table(&et_ext2_error_table);
 	subset = check_operands(&o, &sub);
+	if (o.blockdev_dumpdates && !subset)
+		o.dumpdates_name = ddname = fsopen_device_name(&o);
+	if (o.debug & DEBUG_DUMPDATES)
+		msg("debug: dumpdates %s: lines of %s below level %d\n",
+		    o.dumpdates, o.dumpdates_name, o.level);
 
 	if (o.base_date != NULL)
 		base_from_option(&o, &base);
@@ -485,12 +494,13 @@ main(int argc, char **argv)
 			msg("can't open tapeposfile\n");
 			dump_abort();
 		}
-		run_dump(&o, &dfs, &maps, &cfg, date);
+		run_dump(&o, &dfs, &maps, &cfg, start);
 		rc = X_FINOK;
 	}
 	traverse_free_maps(&maps);
 	fsopen_close(&dfs);
 	fsopen_free_subset(&sub);
+	free(ddname);
 	options_free(&o);
 	return rc;
 }

@@ -1,9 +1,10 @@
 /*
  * options.c - the command line of dump into struct dump_opts.
  *
- * Both forms are accepted: getopt style and the old key letters Amanda
- * sends ("dump 0usf 1048576 - /dev/sdX"), rewritten into getopt style
- * first (letters of KEY_ARG_LETTERS take the following words in order).
+ * Both forms are accepted: getopt style, with 0.4b56's long names beside
+ * the letters, and the old key letters Amanda sends ("dump 0usf 1048576
+ * - /dev/sdX"), rewritten into getopt style first (letters of
+ * KEY_ARG_LETTERS take the following words in order).
  * Numbers go through one bounded parser with 0.4b47's messages; bad
  * options print the usage; everything exits X_STARTUP on error, before
  * any work is done.
@@ -26,8 +27,17 @@
 
 #define OPTSTRING                                                              \
 	"0123456789A:aB:b:cd:D:e:E:f:F:h:I:j::L:mMnqQ:s:ST:uvWwyz::Z::"
-/* getopt_long's value for --strict (no letter has it) */
-#define OPT_STRICT 256
+/* getopt_long's values for the options without a letter */
+enum {
+	OPT_STRICT = 256,
+	OPT_DUMPDATES_TIME,
+	OPT_FILESYS_NAME,
+	OPT_BLOCKDEV_DUMPDATES,
+	OPT_DEBUG,
+};
+/* --debug without a value: 0.4b56's plain debug bit, no trace of ours */
+#define DEBUG_DEFAULT_MASK 0x1UL
+#define HEX		   16
 /* Old-syntax key letters that take the next word as their argument. */
 #define KEY_ARG_LETTERS	   "ABbdDeEfFhLQsT"
 #define KEY_OPT_LEN	   3 /* "-X" and its NUL */
@@ -39,6 +49,50 @@
 #define DECIMAL		   10
 #define MIN_COMPRESS_LEVEL 1
 #define MAX_COMPRESS_LEVEL 9
+
+/*
+ * 0.4b56's long names, in its order (getopt_long lists the candidates
+ * of an ambiguous prefix in this order): those without a letter, then
+ * each letter's under the letter's value, so that one switch handles
+ * both spellings.  --strict is ours only.
+ */
+static const struct option long_opts[] = {
+    {"dumpdates-time", required_argument, NULL, OPT_DUMPDATES_TIME},
+    {"filesys-name", required_argument, NULL, OPT_FILESYS_NAME},
+    {"use-blockdev-for-dumpdates", no_argument, NULL, OPT_BLOCKDEV_DUMPDATES},
+    {"debug", optional_argument, NULL, OPT_DEBUG},
+    {"archive-file", required_argument, NULL, 'A'},
+    {"auto-size", no_argument, NULL, 'a'},
+    {"blocks-per-volume", required_argument, NULL, 'B'},
+    {"block-size", required_argument, NULL, 'b'},
+    {"cartridge", no_argument, NULL, 'c'},
+    {"density", required_argument, NULL, 'd'},
+    {"dumpdates-file", required_argument, NULL, 'D'},
+    {"excluded-inodes", required_argument, NULL, 'e'},
+    {"excluded-inodes-file", required_argument, NULL, 'E'},
+    {"output-file", required_argument, NULL, 'f'},
+    {"eot-script", required_argument, NULL, 'F'},
+    {"honor-nodump-level", required_argument, NULL, 'h'},
+    {"max-ignore-errors", required_argument, NULL, 'I'},
+    {"bz-compress", optional_argument, NULL, 'j'},
+    {"label", required_argument, NULL, 'L'},
+    {"metadata-only", no_argument, NULL, 'm'},
+    {"multivolume", no_argument, NULL, 'M'},
+    {"notify-operators", no_argument, NULL, 'n'},
+    {"abort-on-intervention", no_argument, NULL, 'q'},
+    {"QFAfile", required_argument, NULL, 'Q'},
+    {"tape-feet-per-volume", required_argument, NULL, 's'},
+    {"size-estimate-only", no_argument, NULL, 'S'},
+    {"dump-changed-since-time", required_argument, NULL, 'T'},
+    {"update-dumpdates", no_argument, NULL, 'u'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"print-all-dump-stats", no_argument, NULL, 'W'},
+    {"print-dump-stats", no_argument, NULL, 'w'},
+    {"lzo-compress", no_argument, NULL, 'y'},
+    {"z-compress", optional_argument, NULL, 'z'},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {NULL, 0, NULL, 0},
+};
 
 static const char *progname = "dump";
 /* The getopt-style argv made from old key letters, freed at the end. */
@@ -86,6 +140,40 @@ numarg(const char *what, const char *arg, long min, long max)
 	if (v < min || (max != NO_UPPER_BOUND && v > max)) {
 		fprintf(stderr, "%s: %s must be between %ld and %ld\n",
 			progname, what, min, max);
+		exit(X_STARTUP);
+	}
+	return v;
+}
+
+/* A date of -T or --dumpdates-time, checked when seen: a bad one wins
+ * over any error of a later option (as 0.4b47 and 0.4b56). */
+static time_t
+date_arg(const char *arg)
+{
+	time_t t;
+
+	if (itime_parse_date(arg, &t) < 0) {
+		msg("bad time \"%s\"\n", arg);
+		msg("The ENTIRE dump is aborted.\n");
+		exit(X_STARTUP);
+	}
+	return t;
+}
+
+/* --debug[=HEX]: any hex number, as 0.4b56 takes it (one too large for
+ * the mask sets every bit). */
+static unsigned long
+debug_arg(const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	if (arg == NULL)
+		return DEBUG_DEFAULT_MASK;
+	v = strtoul(arg, &end, HEX);
+	if (*end != '\0') {
+		fprintf(stderr, "%s: illegal --debug value -- %s\n", progname,
+			arg);
 		exit(X_STARTUP);
 	}
 	return v;
@@ -357,9 +445,6 @@ check_all_media(const struct dump_opts *o)
 static void
 parse_options(int argc, char **argv, struct dump_opts *o)
 {
-	/* Long options are ours only: 0.4b47 has none. */
-	static const struct option long_opts[] = {
-	    {"strict", no_argument, NULL, OPT_STRICT}, {NULL, 0, NULL, 0}};
 	int c, b_given = 0;
 	long b;
 
@@ -441,14 +526,8 @@ parse_options(int argc, char **argv, struct dump_opts *o)
 		case 'q': o->quiet = 1; break;
 		case 'S': o->estimate_only = 1; break;
 		case 'T':
-			/* checked when seen: a bad date wins over any
-			 * error of a later option (as 0.4b47) */
 			o->base_date = optarg;
-			if (itime_parse_date(optarg, &o->base_ddate) < 0) {
-				msg("bad time \"%s\"\n", optarg);
-				msg("The ENTIRE dump is aborted.\n");
-				exit(X_STARTUP);
-			}
+			o->base_ddate = date_arg(optarg);
 			break;
 		case 'u': o->update = 1; break;
 		case 'v': o->verbose = 1; break;
@@ -464,6 +543,13 @@ parse_options(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'n': o->notify = 1; break;
 		case OPT_STRICT: o->strict = 1; break;
+		case OPT_DUMPDATES_TIME:
+			o->dump_date = date_arg(optarg);
+			o->dump_date_given = 1;
+			break;
+		case OPT_FILESYS_NAME: o->filesys_name = optarg; break;
+		case OPT_BLOCKDEV_DUMPDATES: o->blockdev_dumpdates = 1; break;
+		case OPT_DEBUG: o->debug = debug_arg(optarg); break;
 		default: usage();
 		}
 	}
@@ -521,6 +607,7 @@ options_parse(int argc, char **argv, struct dump_opts *o)
 	if (tape != NULL && o->output == tape)
 		parse_output(o, tape); /* $TAPE may name a remote too */
 	trim_operand(o->operand);
+	o->dumpdates_name = o->operand;
 }
 
 void

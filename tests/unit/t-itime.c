@@ -101,6 +101,7 @@ base_for(const char *ident, int level, struct itime_base *b)
 	memset(&o, 0, sizeof(o));
 	o.dumpdates = path;
 	o.operand = (char *)ident;
+	o.dumpdates_name = ident;
 	o.level = level;
 	itime_read(&o, b);
 }
@@ -135,6 +136,7 @@ create_child(void *arg)
 	memset(&o, 0, sizeof(o));
 	o.dumpdates = path;
 	o.operand = (char *)"/dev/sda1";
+	o.dumpdates_name = o.operand;
 	o.update = 1;
 	itime_read(&o, &b);
 	printf("found=%d\n", b.found);
@@ -165,6 +167,7 @@ update(const char *ident, int level, time_t date)
 	memset(&o, 0, sizeof(o));
 	o.dumpdates = path;
 	o.operand = (char *)ident;
+	o.dumpdates_name = ident;
 	o.level = level;
 	o.update = 1;
 	return itime_update(&o, date);

@@ -1,7 +1,8 @@
 /*
- * t-options.c - dump's command line (dump/options.c): getopt style and
- * the old key letters ("0usf 1048576 -"), defaults, numbers and their
- * limits, and the messages and exit status of every refusal.
+ * t-options.c - dump's command line (dump/options.c): getopt style, the
+ * long names of 0.4b56 and the old key letters ("0usf 1048576 -"),
+ * defaults, numbers and their limits, and the messages and exit status
+ * of every refusal.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -269,6 +270,157 @@ test_refusals(void)
 	expect_exit("dump -0 -w -b x", X_FINOK, "report_dumpdates all=0");
 }
 
+static int
+same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* What a command line sets, compared field by field. */
+static int
+same_opts(const struct dump_opts *a, const struct dump_opts *b)
+{
+	return a->level == b->level && same_str(a->output, b->output) &&
+	    a->ntrec == b->ntrec && strcmp(a->label, b->label) == 0 &&
+	    a->label_given == b->label_given && a->quiet == b->quiet &&
+	    a->verbose == b->verbose && a->update == b->update &&
+	    a->estimate_only == b->estimate_only &&
+	    same_str(a->dumpdates, b->dumpdates) &&
+	    same_str(a->base_date, b->base_date) &&
+	    a->base_ddate == b->base_ddate &&
+	    a->honor_level == b->honor_level && a->nexcluded == b->nexcluded &&
+	    (a->nexcluded == 0 ||
+	     memcmp(a->excluded, b->excluded,
+		    a->nexcluded * sizeof(*a->excluded)) == 0) &&
+	    a->notify == b->notify && a->all_media == b->all_media &&
+	    a->compress == b->compress &&
+	    a->compress_level == b->compress_level &&
+	    a->nvolsize == b->nvolsize &&
+	    (a->nvolsize == 0 ||
+	     memcmp(a->volsize, b->volsize,
+		    (size_t)a->nvolsize * sizeof(*a->volsize)) == 0) &&
+	    a->multi == b->multi && a->length_feet == b->length_feet &&
+	    a->density == b->density && a->cartridge == b->cartridge &&
+	    same_str(a->volscript, b->volscript) &&
+	    a->metadata_only == b->metadata_only &&
+	    same_str(a->toc_file, b->toc_file) &&
+	    same_str(a->qfa_file, b->qfa_file) &&
+	    same_str(a->operand, b->operand);
+}
+
+/* Each long name against its letter: the same options result. */
+static void
+test_long_names(void)
+{
+	static const char *const pairs[][2] = {
+	    {"-A /tmp/toc", "--archive-file /tmp/toc"},
+	    {"-a", "--auto-size"},
+	    {"-B 100,200", "--blocks-per-volume=100,200"},
+	    {"-b 64", "--block-size 64"},
+	    {"-c", "--cartridge"},
+	    {"-d 6250", "--density=6250"},
+	    {"-D /tmp/dd", "--dumpdates-file /tmp/dd"},
+	    {"-e 12,13", "--excluded-inodes 12,13"},
+	    {"-f /tmp/out", "--output-file=/tmp/out"},
+	    {"-F /bin/true", "--eot-script /bin/true"},
+	    {"-h 3", "--honor-nodump-level 3"},
+	    {"-I 5", "--max-ignore-errors 5"},
+	    {"-j", "--bz-compress"},
+	    {"-j4", "--bz-compress=4"},
+	    {"-L mylabel", "--label mylabel"},
+	    {"-m", "--metadata-only"},
+	    {"-M", "--multivolume"},
+	    {"-n", "--notify-operators"},
+	    {"-q", "--abort-on-intervention"},
+	    {"-Q /tmp/qfa", "--QFAfile /tmp/qfa"},
+	    {"-s 1048576", "--tape-feet-per-volume 1048576"},
+	    {"-S", "--size-estimate-only"},
+	    {"-T Sat~Jan~~1~00:00:00~2000",
+	     "--dump-changed-since-time=Sat~Jan~~1~00:00:00~2000"},
+	    {"-u", "--update-dumpdates"},
+	    {"-v", "--verbose"},
+	    {"-y", "--lzo-compress"},
+	    {"-z", "--z-compress"},
+	    {"-z9", "--z-compress=9"},
+	    {"-u", "--upd"}, /* a unique prefix is enough */
+	};
+	char lshort[256], llong[256];
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct cmdline c1, c2;
+		struct dump_opts a, b;
+
+		snprintf(lshort, sizeof(lshort), "dump -1 %s /dev/sdX",
+			 pairs[i][0]);
+		snprintf(llong, sizeof(llong), "dump -1 %s /dev/sdX",
+			 pairs[i][1]);
+		parse(&c1, lshort, &a);
+		parse(&c2, llong, &b);
+		unit_ok(same_opts(&a, &b), "%s is %s", pairs[i][1],
+			pairs[i][0]);
+		done(&c1, &a);
+		done(&c2, &b);
+	}
+	expect_exit("dump --print-all-dump-stats", X_FINOK,
+		    "report_dumpdates all=1");
+	expect_exit("dump --print-dump-stats", X_FINOK,
+		    "report_dumpdates all=0");
+}
+
+/* The options that have only a long name, and getopt_long's refusals
+ * in 0.4b56's words. */
+static void
+test_long_only(void)
+{
+	struct cmdline c;
+	struct dump_opts o;
+
+	parse(&c, "dump -0 /dev/sdX", &o);
+	unit_ok(!o.dump_date_given && o.filesys_name == NULL &&
+		    !o.blockdev_dumpdates && o.debug == 0 &&
+		    strcmp(o.dumpdates_name, "/dev/sdX") == 0,
+		"without them: dated now, unlisted, keyed by the operand");
+	done(&c, &o);
+	parse(&c,
+	      "dump -0 --dumpdates-time Thu~Jan~~2~03:04:05~2020~+0200 "
+	      "--filesys-name My~FS --use-blockdev-for-dumpdates "
+	      "--debug=ff /mnt/",
+	      &o);
+	unit_eq_long(o.dump_date, 1577934245L - 7200,
+		     "--dumpdates-time: that date, zone included");
+	unit_ok(o.dump_date_given && strcmp(o.filesys_name, "My FS") == 0 &&
+		    o.blockdev_dumpdates && o.debug == 0xff,
+		"--filesys-name, --use-blockdev-for-dumpdates, --debug=ff");
+	unit_eq_str(o.dumpdates_name, "/mnt",
+		    "dumpdates name: the operand until main() resolves it");
+	done(&c, &o);
+	parse(&c, "dump -0 --debug /dev/sdX", &o);
+	unit_ok(o.debug == 1 && strcmp(o.operand, "/dev/sdX") == 0,
+		"--debug alone: mask 1, the next word is no mask");
+	done(&c, &o);
+
+	expect_exit("dump -0 --dumpdates-time 2020-01-02T03:04:05 /dev/sdX",
+		    X_STARTUP, "  DUMP: bad time \"2020-01-02T03:04:05\"");
+	expect_exit("dump -0 --debug=zz /dev/sdX", X_STARTUP,
+		    "illegal --debug value -- zz");
+	expect_exit("dump -0 --dumpdates-time", X_STARTUP,
+		    "option '--dumpdates-time' requires an argument");
+	expect_exit("dump -0 --label", X_STARTUP,
+		    "option '--label' requires an argument");
+	expect_exit("dump -0 --auto-size=1 /dev/sdX", X_STARTUP,
+		    "option '--auto-size' doesn't allow an argument");
+	expect_exit("dump -0 --kerberos /dev/sdX", X_STARTUP,
+		    "unrecognized option '--kerberos'");
+	expect_exit("dump -0 --dump /dev/sdX", X_STARTUP,
+		    "option '--dump' is ambiguous; possibilities: "
+		    "'--dumpdates-time' '--dumpdates-file' "
+		    "'--dump-changed-since-time'");
+	expect_exit("dump -0 --z-compress=10 /dev/sdX", X_STARTUP,
+		    "compress level must be between 1 and 9");
+	expect_exit("dump -0 --block-size 2000 /dev/sdX", X_STARTUP,
+		    "  DUMP: Please choose a blocksize <= 1024kB");
+}
+
 int
 main(void)
 {
@@ -278,5 +430,7 @@ main(void)
 	test_remote();
 	test_fixed_blocks();
 	test_refusals();
+	test_long_names();
+	test_long_only();
 	return unit_done();
 }
