@@ -151,7 +151,9 @@ ish_extract(char *(*read_answer)(void))
 		hidden[i]->flags |= EF_SELECTED;
 	free(hidden);
 	extract_links();
-	if (ropt.oflag)
+	if (ropt.no_dot)
+		root = false;
+	else if (ropt.oflag)
 		root = true;
 	else if (ropt.Nflag || ropt.mflag)
 		root = false;

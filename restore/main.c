@@ -27,6 +27,51 @@
 #define OPTSTRING "0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
 /* Key letters of the old syntax that take the next word as argument. */
 #define OLD_ARG_LETTERS "AbDfFHLQsTX"
+/* getopt_long's values for the options without a letter */
+enum {
+	OPT_NO_DOT = 256,
+	OPT_IGNORE_ZFLAG,
+};
+/* --debug's bit of -d's output; without a value --debug is -d */
+#define DEBUG_PLAIN 0x1UL
+#define HEX	    16
+
+/*
+ * 0.4b56's long names, in its order (getopt_long lists the candidates
+ * of an ambiguous prefix in this order); each letter's under the
+ * letter's value, so that one switch handles both spellings.  The
+ * modes (C, i, P, R, r, t, x) have none, in 0.4b56 either.
+ */
+static const struct option long_opts[] = {
+    {"no-set-curr-dir-perms", no_argument, NULL, OPT_NO_DOT},
+    {"ignore-compression-flag-for-0.4b45-dumps", no_argument, NULL,
+     OPT_IGNORE_ZFLAG},
+    {"archive-file", required_argument, NULL, 'A'},
+    {"no-ask-volume", no_argument, NULL, 'a'},
+    {"block-size", required_argument, NULL, 'b'},
+    {"old-format", no_argument, NULL, 'c'},
+    {"debug", optional_argument, NULL, 'd'},
+    {"filesystem-name", required_argument, NULL, 'D'},
+    {"input-file", required_argument, NULL, 'f'},
+    {"sot-script", required_argument, NULL, 'F'},
+    {"no-hierarchical-restore", no_argument, NULL, 'h'},
+    {"hash-size", required_argument, NULL, 'H'},
+    {"max-miscompares", required_argument, NULL, 'L'},
+    {"extract-by-inode", no_argument, NULL, 'm'},
+    {"multivolume", no_argument, NULL, 'M'},
+    {"no-write", no_argument, NULL, 'N'},
+    {"set-curr-dir-perms", no_argument, NULL, 'o'},
+    {"QFAfile", required_argument, NULL, 'Q'},
+    {"read-from-tape-fileno", required_argument, NULL, 's'},
+    {"tmp-dir", required_argument, NULL, 'T'},
+    {"unlink-existing", no_argument, NULL, 'u'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"multi-volume-non-tape-medium", no_argument, NULL, 'V'},
+    {"extractlist-file", required_argument, NULL, 'X'},
+    {"no-abort-on-error", no_argument, NULL, 'y'},
+    {"zero-terminator", no_argument, NULL, '0'},
+    {NULL, 0, NULL, 0},
+};
 
 struct ropts ropt;
 
@@ -71,6 +116,22 @@ numarg(const char *name, const char *what, const char *s, long min, long max)
 	if (v < min)
 		errx(R_ERROR, "%s must be greater than 0", what);
 	return v;
+}
+
+/* -d, or --debug[=HEX] as 0.4b56 takes it (any hex number): only the
+ * bit of -d's output means anything to ours. */
+static bool
+debug_arg(const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	if (arg == NULL)
+		return true;
+	v = strtoul(arg, &end, HEX);
+	if (*end != '\0')
+		errx(R_ERROR, "illegal --debug value -- %s", arg);
+	return (v & DEBUG_PLAIN) != 0;
 }
 
 /* "restore xbf 2 - a" -> "restore -x -b 2 -f - a".  The new vector and
@@ -150,7 +211,8 @@ parse_args(int argc, char **argv)
 
 	if (argc > 1 && argv[1][0] != '-')
 		argv = expanded = expand_old_syntax(&argc, argv, &optwords);
-	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
+	while ((c = getopt_long(argc, argv, OPTSTRING, long_opts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case '0': ropt.nulterm = true; break;
 		case 'a': ropt.aflag = true; break;
@@ -174,7 +236,7 @@ parse_args(int argc, char **argv)
 			set_mode(c);
 			ropt.pfile = optarg;
 			break;
-		case 'd': ropt.debug = true; break;
+		case 'd': ropt.debug = debug_arg(optarg); break;
 		case 'D': ropt.cmpdir = optarg; break;
 		case 'e': eflag = true; break;
 		case 'E': Eflag = true; break;
@@ -202,6 +264,8 @@ parse_args(int argc, char **argv)
 		case 'v': ropt.verbose = true; break;
 		case 'X': xfile = optarg; break;
 		case 'y': ropt.yflag = true; break;
+		case OPT_NO_DOT: ropt.no_dot = true; break;
+		case OPT_IGNORE_ZFLAG: ropt.ignore_zflag = true; break;
 		default: usage();
 		}
 	}
@@ -276,8 +340,11 @@ do_extract(void)
 	extract_files();
 	extract_links();
 	/* Asked as 0.4b47 asks it: also for a subset, -N or -m (where the
-	 * answer changes nothing). */
-	if (ropt.oflag)
+	 * answer changes nothing).  --no-set-curr-dir-perms wins over -o
+	 * (as in 0.4b56). */
+	if (ropt.no_dot)
+		root = false;
+	else if (ropt.oflag)
 		root = true;
 	else
 		root = can_ask() && ask_yn("set owner/mode for '.'");

@@ -453,7 +453,7 @@ change_volume(void)
 	free(last);
 	volno = next;
 	/* 0.4b47 says it again for every compressed volume. */
-	if (h.s_spcl.c_flags & DR_COMPRESSED)
+	if ((h.s_spcl.c_flags & DR_COMPRESSED) && compressed)
 		rmsg("Dump tape is compressed.\n");
 	/* Blocks of a record cut by the end of the media are not counted
 	 * in c_firstrec: restart the count from it. */
@@ -537,6 +537,10 @@ media_open(void)
 void
 media_setup_compression(long n)
 {
+	/* 0.4b45 set the flag on archives it wrote uncompressed: read
+	 * them (and so any archive) as uncompressed when told to. */
+	if (ropt.ignore_zflag)
+		return;
 	compressed = true;
 	ntrec = n;
 	if (ntrec <= 0 || ntrec > MAXNTREC)

@@ -539,7 +539,7 @@ header_position(void)
 	rec = idx / ntrec;
 	if (pos_in_records)
 		return rec;
-	if (!(tapehdr.s_spcl.c_flags & DR_COMPRESSED))
+	if (!(tapehdr.s_spcl.c_flags & DR_COMPRESSED) || ropt.ignore_zflag)
 		return rec * ntrec * TP_BSIZE;
 	if (ropt.from_stdin || !zrecord_offset(h->c_volume, rec, ntrec, &off))
 		return 0;

@@ -44,6 +44,8 @@ struct ropts {
 	bool Mflag; /* -M: volumes are <tape>001, <tape>002... */
 	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
 	bool nulterm; /* -0 */
+	bool no_dot; /* --no-set-curr-dir-perms: '.' is left alone */
+	bool ignore_zflag; /* --ignore-compression-flag-for-0.4b45-dumps */
 	bool from_stdin; /* -f - */
 	const char *toc; /* -A table of contents (qfa.c) */
 	const char *qfa; /* -Q position file to read (qfa.c) */
