@@ -143,6 +143,7 @@ void volume_first_script(const char *name);
 
 /* utilities.c */
 extern int target_fd;
+void ask_intervention(void);
 char *ask_line(void);
 bool ask_yn(const char *question);
 bool can_ask(void);

@@ -225,10 +225,18 @@ for_args(char **argv, int argc, void (*fn)(const char *))
 
 /* ---- the command table ---- */
 
+/* An answer to one of extract's questions: -q ends the run instead. */
+static char *
+operator_answer(void)
+{
+	ask_intervention();
+	return read_answer();
+}
+
 static void
 cmd_extract(void)
 {
-	if (ish_extract(read_answer) != R_SUCCESS)
+	if (ish_extract(operator_answer) != R_SUCCESS)
 		session_rc = R_ERROR;
 }
 

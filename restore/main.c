@@ -24,7 +24,7 @@
 #include "symfile.h"
 #include "xalloc.h"
 
-#define OPTSTRING "0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:rRs:tT:uvVxX:y"
+#define OPTSTRING "0aA:b:cCdD:eE:f:F:hH:ilL:mMNoP:Q:qrRs:tT:uvVxX:y"
 /* Key letters of the old syntax that take the next word as argument. */
 #define OLD_ARG_LETTERS "AbDfFHLQsTX"
 /* getopt_long's values for the options without a letter */
@@ -61,6 +61,7 @@ static const struct option long_opts[] = {
     {"multivolume", no_argument, NULL, 'M'},
     {"no-write", no_argument, NULL, 'N'},
     {"set-curr-dir-perms", no_argument, NULL, 'o'},
+    {"abort-on-intervention", no_argument, NULL, 'q'},
     {"QFAfile", required_argument, NULL, 'Q'},
     {"read-from-tape-fileno", required_argument, NULL, 's'},
     {"tmp-dir", required_argument, NULL, 'T'},
@@ -255,6 +256,7 @@ parse_args(int argc, char **argv)
 		case 'm': ropt.mflag = true; break;
 		case 'N': ropt.Nflag = true; break;
 		case 'o': ropt.oflag = true; break;
+		case 'q': ropt.qflag = true; break;
 		case 's':
 			ropt.skipfiles = numarg("dump number", "dump number",
 						optarg, 1, INT_MAX);

@@ -44,6 +44,7 @@ struct ropts {
 	bool Mflag; /* -M: volumes are <tape>001, <tape>002... */
 	bool aflag, debug, hflag, mflag, Nflag, oflag, uflag, verbose, yflag;
 	bool nulterm; /* -0 */
+	bool qflag; /* -q: a question to the operator ends the run */
 	bool no_dot; /* --no-set-curr-dir-perms: '.' is left alone */
 	bool ignore_zflag; /* --ignore-compression-flag-for-0.4b45-dumps */
 	bool from_stdin; /* -f - */

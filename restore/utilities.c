@@ -107,16 +107,29 @@ answers(void)
 	return answer_in;
 }
 
+/* -q: a question to the operator, already on stderr, ends the run
+ * instead of waiting for an answer. */
+void
+ask_intervention(void)
+{
+	if (!ropt.qflag)
+		return;
+	rmsg("\n");
+	errx(R_ERROR, "operator intervention needed: aborting (-q)");
+}
+
 /* One answer line without its newline (malloc'ed); NULL at EOF or with
  * no terminal (errno from opening /dev/tty then). */
 char *
 ask_line(void)
 {
-	FILE *term = answers();
+	FILE *term;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 
+	ask_intervention();
+	term = answers();
 	if (term == NULL) {
 		errno = answer_errno;
 		return NULL;
