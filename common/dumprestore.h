@@ -55,7 +55,7 @@
 #define DR_EXTATTRIBUTES 0x8000 /* an extended-attribute record */
 
 /* ext4's inline-data inode flag as archived in di_flags: the content is
- * in the inode (doc/format.md 5.4). */
+ * in the inode (doc/format.md 5.5). */
 #define TAPE_INLINE_DATA_FL 0x10000000u
 
 /* c_extattributes values. */

@@ -501,7 +501,7 @@ dump_inline(const struct dump_fs *dfs, ext2_ino_t ino,
 	}
 	/* The content goes out as data blocks; with the flag left on,
 	 * 0.4b49+ restores would take it from the inode as well and write
-	 * it twice (doc/format.md 5.4). */
+	 * it twice (doc/format.md 5.5). */
 	d->di_flags &= ~TAPE_INLINE_DATA_FL;
 	dump_memory(dfs, ino, d, buf, (size_t)d->di_size,
 		    slots_for_size(dfs, d->di_size));

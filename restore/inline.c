@@ -4,7 +4,7 @@
  * dump 0.4b47 and 0.4b49+ archive an ext4 inline-data file (flag
  * TAPE_INLINE_DATA_FL in di_flags) with a map of holes only: its first 60
  * bytes are the inode's i_block copy (di_db, di_ib), the rest the value of
- * system.data in the EA record that follows (doc/format.md 5.4).  Our
+ * system.data in the EA record that follows (doc/format.md 5.5).  Our
  * dump writes such files as ordinary data blocks, which the map shows.
  * inline_read() recognises the inode form on the current TS_INODE header,
  * reads the body and the EA records, and keeps the content, which

@@ -52,7 +52,7 @@ cmp_noise='^Dump   date:|^Dumped from:|^Level 0 dump of|^Label:|^filesys = |^Som
 # no flags of a symlink, it makes devices >= 256 into 0,0 (di_db[0]), and
 # it mangles the 255-byte name.
 # An inline-data file's archived inode has no inline-data flag (so that
-# 0.4b49+ restores take its data blocks, doc/format.md 5.4): restore -C
+# 0.4b49+ restores take its data blocks, doc/format.md 5.5): restore -C
 # says the flag changed.
 cmp_quirks='^\./slowlink: flags changed from 0x[0-9a-f]+ to 0x00000000\.$|: flags changed from 0x00000000 to 0x10000000\.$|^\./big(dev|blk): device changed from 0,0 to [0-9]+,[0-9]+\.$|unable to stat \./names/[^L]'
 # With dump 0.4b47 itself: its own defects (255-byte name; inline data,
