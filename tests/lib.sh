@@ -38,8 +38,11 @@ then
 	exit 1
 fi
 
-TEST_DIR=$(cd "$(dirname "$0")" && pwd)
-TOP=${TOP:-$(cd "$TEST_DIR/.." && pwd)}
+# Physical paths (pwd -P): the kernel names a mount point below the
+# trash directory without the symlinks a checkout path may hold, and
+# dump prints it so.
+TEST_DIR=$(cd "$(dirname "$0")" && pwd -P)
+TOP=${TOP:-$(cd "$TEST_DIR/.." && pwd -P)}
 HELPERS=$TOP/tests/helpers
 TEST_NAME=$(basename "$0" .sh)
 # The binaries under test; overridable so the tests can be proven against
@@ -365,8 +368,10 @@ image_attach() {
 	echo "$lib_dev"
 }
 
-# image_mount IMG DIR [MOUNT-OPTIONS]: mount an image (through a loop
-# device of ours) or a block device on DIR.
+# image_mount IMG|DEV DIR [MOUNT-OPTIONS]: mount an image (through a loop
+# device of ours) or a block device on DIR; MOUNT_DEV is then the device
+# (rather than looking it up in /proc/mounts, where DIR shows under its
+# physical path).
 image_mount() {
 	mkdir -p "$2" || return 1
 	if test -b "$1"
@@ -376,6 +381,7 @@ image_mount() {
 		lib_src=$(image_attach "$1") || return 1
 	fi
 	mount ${3:+-o "$3"} "$lib_src" "$2" || return 1
+	MOUNT_DEV=$lib_src
 	echo "$(wc -l <"$LIB_STATE/mounts") $(cd "$2" && pwd)" >>"$LIB_STATE/mounts"
 }
 

@@ -81,7 +81,7 @@ test_expect_success ROOT,LOOP 'setup: a mounted file system with many small file
 	truncate -s 96M fs.img &&
 	mkfs.ext4 -q -F -b 4096 -O ^metadata_csum fs.img &&
 	image_mount fs.img mnt &&
-	M=$PWD/mnt && dev=$(awk -v m="$M" "\$2 == m { print \$1 }" /proc/mounts) &&
+	M=$PWD/mnt && dev=$MOUNT_DEV &&
 	mkdir mnt/small mnt/big mnt/sparse &&
 	i=0 && while test $i -lt 600
 	do

@@ -97,7 +97,7 @@ fill() {
 }
 
 test_expect_success $P 'setup: attribute zoo on ext4, dumped by ours and 0.4b47' '
-	newfs src.img src &&
+	newfs src.img src && srcdev=$MOUNT_DEV &&
 	fill src &&
 	mf src >src.man &&
 	mf src --mtime=s >src.man.s &&
@@ -108,7 +108,6 @@ test_expect_success $P 'setup: attribute zoo on ext4, dumped by ours and 0.4b47'
 	grep "^trusted.link=" src.x && grep "^trusted.dev=" src.x &&
 	grep "^default:user:1234:rwx" src.acl &&
 	grep "^user:1234:rw-" src.acl && grep "^user:1234:rwx.*#effective" src.acl &&
-	srcdev=$(awk -v d="$PWD/src" "\$2 == d { print \$1 }" /proc/mounts) &&
 	test -b "$srcdev" &&
 	image_umount src &&
 	"$DUMP" -0 -f ours.dump "$srcdev" 2>ours.err &&
@@ -341,10 +340,9 @@ test_expect_success $P 'an incremental dump carries attribute-only changes' '
 # The in-inode area of 1024-byte inodes holds most values; metadata_csum
 # and 64bit change the EA block header and the block number fields.
 test_expect_success $P,CMPDUMP 'another layout (1024-byte inodes, metadata_csum, 64bit) both ways' '
-	newfs big.img big "-b 4096 -I 1024 -O metadata_csum,64bit" &&
+	newfs big.img big "-b 4096 -I 1024 -O metadata_csum,64bit" && bigdev=$MOUNT_DEV &&
 	fill big &&
 	mf big >big.man && xdump big >big.x && acldump big >big.acl &&
-	bigdev=$(awk -v d="$PWD/big" "\$2 == d { print \$1 }" /proc/mounts) &&
 	image_umount big &&
 	"$DUMP" -0 -f big-ours.dump "$bigdev" 2>/dev/null &&
 	"$ORACLE_DUMP" -0 -f big-ref.dump "$bigdev" 2>/dev/null &&
