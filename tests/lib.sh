@@ -128,6 +128,7 @@ lib_exit() {
 	cd "$TEST_DIR" 2>/dev/null
 	test -z "$lib_at_exit" || eval "$lib_at_exit" >&3 2>&4
 	lib_undo_images
+	lib_remove_short_dirs
 	rm -rf "$LIB_STATE"
 	exit $lib_rc
 }
@@ -361,6 +362,50 @@ test_lock_system() {
 }
 
 # ---- images, loops, mounts, manifests -----------------------------------
+# short_dir: print the name of a new empty directory of this script whose
+# absolute path is short and free of symlinks, /tmp/dumptest.XXXXXX,
+# searchable by every user: for a mount point or file whose name must fit
+# a fixed field (the 64 bytes of c_filesys, "<mount point> (dir <path>)";
+# rmt 0.4b47's 64-byte request line) or be reached by another user.
+# Neither TMPDIR nor the trash directory gives that: both can be long or
+# closed.  It is removed when the script ends, after the mounts below it
+# are undone; a later run removes one a killed run left (the trash
+# directory keeps a link to it).
+short_dir() {
+	lib_sd=$(mktemp -d /tmp/dumptest.XXXXXX) &&
+	lib_sd=$(cd "$lib_sd" && pwd -P) && chmod 755 "$lib_sd" &&
+	echo "$lib_sd" >>"$LIB_STATE/shortdirs" &&
+	ln -s "$lib_sd" "$TRASH_DIRECTORY/.short.${lib_sd##*.}" &&
+	echo "$lib_sd"
+}
+
+# lib_remove_short_dirs: remove the short_dir directories (not what may
+# still be mounted below one: --one-file-system).
+lib_remove_short_dirs() {
+	test -s "$LIB_STATE/shortdirs" || return 0
+	while read -r lib_sd
+	do
+		lib_clear_below "$lib_sd"
+		rm -rf --one-file-system "$lib_sd"
+	done <"$LIB_STATE/shortdirs"
+	: >"$LIB_STATE/shortdirs"
+}
+
+# lib_clear_below DIR: unmount what is mounted below DIR and detach the
+# loop devices of images below it (what a run killed hard left there).
+lib_clear_below() {
+	awk -v t="$1/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts |
+		sort -r | while read -r lib_dir
+		do
+			umount "$lib_dir" 2>/dev/null || umount -l "$lib_dir" 2>/dev/null
+		done
+	losetup -a 2>/dev/null | sed -n "s|^\(/dev/loop[0-9]*\): .*(\($1/.*\))\$|\1|p" |
+		while read -r lib_dev
+		do
+			losetup -d "$lib_dev" 2>/dev/null
+		done
+}
+
 # image_attach IMG: attach IMG read-write to a free loop device, print it.
 image_attach() {
 	lib_dev=$(losetup -f --show "$1") || return 1
@@ -461,17 +506,19 @@ make_image() {
 # fresh trash directory.
 if test -d "$TRASH_DIRECTORY"
 then
-	awk -v t="$TRASH_DIRECTORY/" 'index($2, t) == 1 { print $2 }' /proc/mounts |
-		sort -r | while read -r lib_dir
-		do
-			umount "$lib_dir" 2>/dev/null || umount -l "$lib_dir" 2>/dev/null
-		done
-	losetup -a 2>/dev/null | sed -n "s|^\(/dev/loop[0-9]*\): .*(\($TRASH_DIRECTORY/.*\))\$|\1|p" |
-		while read -r lib_dev
-		do
-			losetup -d "$lib_dev" 2>/dev/null
-		done
-	if awk -v t="$TRASH_DIRECTORY/" 'index($2, t) == 1 { f = 1 } END { exit !f }' /proc/mounts
+	for lib_link in "$TRASH_DIRECTORY"/.short.*
+	do
+		test -h "$lib_link" || continue
+		lib_sd=$(readlink "$lib_link")
+		case "$lib_sd" in
+		*/dumptest.??????) ;;
+		*) continue ;;
+		esac
+		lib_clear_below "$lib_sd"
+		rm -rf --one-file-system "$lib_sd"
+	done
+	lib_clear_below "$TRASH_DIRECTORY"
+	if awk -v t="$TRASH_DIRECTORY/" 'index($2, t) == 1 { f = 1 } END { exit !f }' /proc/self/mounts
 	then
 		echo "lib.sh: $TRASH_DIRECTORY still has mounts; not removing it" >&2
 		exit 1

@@ -17,13 +17,13 @@ group disk it cannot, and archives the old bytes.'
 disk_gid=$(getent group disk | cut -d: -f3)
 test -n "$disk_gid" && test_set_prereq DISKGROUP
 
-# The mount points live in a directory every user can search, so that a
-# dump run as a user in group disk can open them (for syncfs).
+# The mount points live in a directory every user can search (short_dir;
+# TMPDIR and the trash directory may be closed), so that a dump run as a
+# user in group disk can open them (for syncfs).
 mnt_top=
 if test_have_prereq ROOT
 then
-	mnt_top=$(mktemp -d /tmp/dump-t2060.XXXXXX) && chmod 755 "$mnt_top" &&
-	trap 't2060_rc=$?; lib_undo_images; rm -rf "$mnt_top"; (exit $t2060_rc); lib_exit' EXIT
+	mnt_top=$(short_dir) || exit 1
 fi
 
 # as_user root|disk CMD...: run CMD as root or as uid 34 (backup) with

@@ -106,7 +106,7 @@ test_expect_success SSHLINK,OURRMT,GNUTAR 'GNU tar writes and reads through ssh 
 '
 
 # rmt 0.4b47 takes request lines of 63 bytes at most: a short directory.
-SHORTDIR=$(mktemp -d /tmp/t8004.XXXXXX) || exit 1
+SHORTDIR=$(short_dir) || exit 1
 test_expect_success SSHLINK,LOOP,OURDUMP,OURRMT,PYTHON 'our dump through ssh to our rmt: the local archive' '
 	"$DUMP" -0 -f l.dump "$(cat loopdev)" 2>l.err &&
 	RSH=$PWD/ssh-rsh RMT=$RMT "$DUMP" -0 -f "root@localhost:$LONGDIR/o.dump" \
@@ -141,7 +141,6 @@ do
 		test_cmp lr.man rr.man
 	'
 done
-rm -rf "$SHORTDIR"
 
 test_expect_success SSHLINK 'cleanup: stop sshd' '
 	runner=$(cat sshd.runner) && test -n "$runner" &&
