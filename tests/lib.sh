@@ -66,10 +66,13 @@ TRASH_DIRECTORY=$TEST_DIR/trash.$TEST_NAME
 LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 : >"$LIB_STATE/mounts"
 : >"$LIB_STATE/loops"
-# A private libblkid cache: the shared one may still hold, for a loop
-# device reused within 2 s, the label of the image attached before
-# (dump 0.4b47 takes c_label from there and t5200 saw it once).
-BLKID_FILE=$LIB_STATE/blkid.tab
+# No libblkid cache at all: a cache, shared or of this script, trusts
+# an entry probed less than 2 s before without looking at the device
+# again, so a loop device detached and attached to another image within
+# that time (by this script, or another one taking and giving back
+# numbers) keeps the label of the image before; dump 0.4b47 writes that
+# into c_label.  Through /dev/null every lookup probes the device.
+BLKID_FILE=/dev/null
 export BLKID_FILE
 # The interpreter (helpers/python.sh says which; run.sh chose it once
 # for a whole run). It goes first in PATH, for the helpers that call
