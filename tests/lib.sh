@@ -12,6 +12,30 @@
 # -d (keep the trash directory), -x (trace the bodies with set -x).
 
 # ---- environment: make every run alike ---------------------------------
+# No controlling terminal, run by hand or by run.sh alike: a program
+# under test that asks on /dev/tty must not wait for the developer (the
+# checks of a terminal make one with script(1)), and the checks of what
+# happens without one must not pass or fail by where they were started.
+# With a terminal the script runs again in a session of its own; a
+# signal to this shell is passed on to that session.
+if test -z "${LIB_OWN_SESSION:-}" && (exec </dev/tty) 2>/dev/null &&
+	command -v setsid >/dev/null 2>&1
+then
+	LIB_OWN_SESSION=1
+	export LIB_OWN_SESSION
+	# A job of this (non-interactive) shell leads no process group, so
+	# setsid makes the session without forking: its id is $!.
+	setsid -w sh "$0" "$@" &
+	lib_session=$!
+	trap 'kill -TERM -$lib_session 2>/dev/null' INT TERM HUP
+	while :
+	do
+		wait $lib_session
+		lib_rc=$?
+		kill -0 $lib_session 2>/dev/null || exit $lib_rc
+	done
+fi
+
 LC_ALL=C LANG=C TZ=UTC
 export LC_ALL LANG TZ
 # RMT names the rmt under test (below); the other variables would change
