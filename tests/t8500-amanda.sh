@@ -40,11 +40,31 @@ DD=/var/lib/dumpdates
 T=$TRASH_DIRECTORY
 SAVED= am_dump= am_restore=
 
+# Amanda runs from cron, and its operator's commands from scripts: in a
+# session of their own without a controlling terminal, with the few
+# variables cron sets, none of the caller's.  Not TMPDIR in particular:
+# restore 0.4b47 makes its temporary files there, and user backup may
+# not be able to write the caller's.  Whether the caller has a terminal
+# does not matter either: 0.4b47's defects below are those of restore
+# finding no /dev/tty, and with one it would wait for answers on it.
+JOB_ENV="SHELL=/bin/sh PATH=/usr/bin:/bin LC_ALL=C TZ=UTC"
+
 # as_backup CMD...: CMD as user backup with its groups (disk among
 # them), as cron would start Amanda.
 as_backup() {
-	env HOME=/var/backups USER=backup LOGNAME=backup \
-		setpriv --reuid=backup --regid=backup --init-groups "$@"
+	ab_prog=$(command -v "$1") || return 127
+	shift
+	setsid -w env -i $JOB_ENV HOME=/var/backups USER=backup LOGNAME=backup \
+		"$(command -v setpriv)" --reuid=backup --regid=backup --init-groups \
+		"$ab_prog" "$@"
+}
+
+# as_root CMD...: CMD as root the same way (amrecover, the restore
+# reading amfetchdump's output).
+as_root() {
+	ar_prog=$(command -v "$1") || return 127
+	shift
+	setsid -w env -i $JOB_ENV HOME=/root USER=root LOGNAME=root "$ar_prog" "$@"
 }
 
 # ---- the machine-wide state this script changes ---------------------------
@@ -310,7 +330,7 @@ report() {
 fetch_list() {
 	{ as_backup amfetchdump -p "$CONF" localhost "$2" "$(cat "$1/ts$3")" "$3" 2>"$1/fetch.err"
 	  echo $? >"$1/fetch.rc"; } |
-	{ "$am_restore" -tvf - >"$1/list" 2>"$1/list.err"; echo $? >"$1/list.rc"; }
+	{ as_root "$am_restore" -tvf - >"$1/list" 2>"$1/list.err"; echo $? >"$1/list.rc"; }
 	cat "$1/fetch.err" "$1/list.err"
 }
 
@@ -320,7 +340,7 @@ recover() {
 	mkdir "$1/$2" &&
 	printf "sethost localhost\nsetdisk %s\nlcd %s\n%s\nextract\nY\nY\nY\nY\nY\nquit\n" \
 		"$T/$1/mnt" "$T/$1/$2" "$3" |
-	amrecover -C "$CONF" -s localhost -t localhost >"$1/$2.out" 2>&1
+	as_root amrecover -C "$CONF" -s localhost -t localhost >"$1/$2.out" 2>&1
 	rc=$?
 	cat "$1/$2.out"
 	return $rc
@@ -402,7 +422,7 @@ test_expect_success $P 'ours: amfetchdump | restore -tvf - of each dump' '
 
 test_expect_success $P 'ours: the level 1 made as backup holds the bytes rewritten in place' '
 	mkdir ours/x && as_backup amfetchdump -p "$CONF" localhost "$dev" "$(cat ours/ts1)" 1 >ours/l1 &&
-	(cd ours/x && "$am_restore" -xf - ./inplace <../l1) &&
+	(cd ours/x && as_root "$am_restore" -xf - ./inplace <../l1) &&
 	cmp ours/x/inplace ours/mnt/inplace && cmp ours/x/inplace ours/inplace.new
 '
 
@@ -464,7 +484,7 @@ test_known_upstream_defect $P '0.4b47: amfetchdump | restore -tvf - breaks the p
 
 test_known_upstream_defect $P '0.4b47: the level 1 made as backup holds stale bytes' '
 	mkdir ref/x && as_backup amfetchdump -p "$CONF" localhost "$dev" "$(cat ref/ts1)" 1 >ref/l1 &&
-	(cd ref/x && "$RESTORE" -xf - ./inplace <../l1) &&
+	(cd ref/x && as_root "$RESTORE" -xf - ./inplace <../l1) &&
 	cmp ref/x/inplace ref/inplace.old && ! cmp ref/x/inplace ref/mnt/inplace
 '
 
