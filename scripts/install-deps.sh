@@ -7,7 +7,8 @@
 #   tests: e2fsprogs (mke2fs, debugfs), util-linux (losetup, mount,
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
 #          tests, strace (write-size and fsync checks), script(1) from
-#          bsdutils for terminal questions; Amanda (server and client, with
+#          bsdutils for terminal questions; xfsprogs (an XFS to hold an
+#          ext4 image of more than 16 TiB, t5300); Amanda (server and client, with
 #          mailutils as its mailer so that no MTA comes along, and the
 #          Encode::Locale its Perl tools need) for t8500
 #   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz);
@@ -26,7 +27,7 @@ apt-get install -y --no-install-recommends \
 	build-essential autoconf pkg-config \
 	libext2fs-dev comerr-dev libblkid-dev zlib1g-dev libdeflate-dev libbz2-dev \
 	liblzo2-dev libzstd-dev libreadline-dev \
-	e2fsprogs util-linux mount python3 attr acl \
+	e2fsprogs util-linux mount python3 attr acl xfsprogs \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
 	ca-certificates clang libclang-rt-14-dev clang-format \
 	amanda-server amanda-client mailutils libencode-locale-perl \
