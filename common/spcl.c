@@ -148,3 +148,23 @@ spcl_swap_dirents(void *buf, size_t len, int from_foreign)
 		off += reclen;
 	}
 }
+
+uint32_t
+spcl_volume_index(const struct s_spcl *h)
+{
+	return h->c_tapea - (uint32_t)h->c_firstrec;
+}
+
+uint64_t
+spcl_widen_blockno(uint32_t low32, uint64_t near)
+{
+	uint64_t hi = near & ~(uint64_t)UINT32_MAX;
+	uint64_t v = hi | low32;
+
+	/* Of v - 2^32, v and v + 2^32, the one closest to near. */
+	if (v > near && v - near > ((uint64_t)1 << 31) && hi != 0)
+		v -= (uint64_t)1 << 32;
+	else if (v < near && near - v > ((uint64_t)1 << 31))
+		v += (uint64_t)1 << 32;
+	return v;
+}

@@ -36,6 +36,16 @@ void spcl_swap_inos(union u_spcl *h);
  * (from_foreign=0) the swap.  Stops at a zero or out-of-range length. */
 void spcl_swap_dirents(void *buf, size_t len, int from_foreign);
 
+/*
+ * Tape addresses past 2^32 blocks (4 TiB): c_tapea and c_firstrec keep
+ * the low 32 bits of a block number (doc/format.md 2.1).  The block index
+ * of a header in its volume is their difference modulo 2^32 (a volume is
+ * shorter than that); a 32-bit number becomes the whole one nearest to a
+ * 64-bit count the reader keeps.
+ */
+uint32_t spcl_volume_index(const struct s_spcl *h);
+uint64_t spcl_widen_blockno(uint32_t low32, uint64_t near);
+
 uint16_t spcl_bswap16(uint16_t v);
 uint32_t spcl_bswap32(uint32_t v);
 uint64_t spcl_bswap64(uint64_t v);

@@ -409,7 +409,7 @@ change_volume(void)
 	int next = volno + 1;
 	bool must_ask = false;
 	union u_spcl h;
-	uint64_t skip = 0;
+	uint64_t skip = 0, firstrec;
 	char *last;
 
 	if (seen_end || no_more_volumes)
@@ -457,19 +457,21 @@ change_volume(void)
 		rmsg("Dump tape is compressed.\n");
 	/* Blocks of a record cut by the end of the media are not counted
 	 * in c_firstrec: restart the count from it. */
-	if (h.s_spcl.c_firstrec >= 0 &&
-	    phys_blocks > (uint64_t)h.s_spcl.c_firstrec) {
-		skip = phys_blocks - (uint64_t)h.s_spcl.c_firstrec;
-		phys_blocks = (uint64_t)h.s_spcl.c_firstrec;
+	firstrec =
+	    spcl_widen_blockno((uint32_t)h.s_spcl.c_firstrec, phys_blocks);
+	if (phys_blocks > firstrec) {
+		skip = phys_blocks - firstrec;
+		phys_blocks = firstrec;
 	}
 	in_start += TP_BSIZE;
 	phys_blocks++;
 	blk_pos = blk_len = 0;
 	raw_left = compressed ? (size_t)(ntrec - 1) * TP_BSIZE : 0;
 	if (ropt.debug)
-		rmsg("volume %d: first record %d, skipping %llu "
+		rmsg("volume %d: first record %llu, skipping %llu "
 		     "blocks read before\n",
-		     next, h.s_spcl.c_firstrec, (unsigned long long)skip);
+		     next, (unsigned long long)firstrec,
+		     (unsigned long long)skip);
 	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
 		in_start += TP_BSIZE;
 		phys_blocks++;
@@ -676,13 +678,13 @@ fail:
 void
 media_count_from(const struct s_spcl *h)
 {
-	int32_t idx = (int32_t)(h->c_tapea - (uint32_t)h->c_firstrec);
+	uint64_t idx = spcl_volume_index(h);
+	uint64_t first =
+	    spcl_widen_blockno((uint32_t)h->c_firstrec, phys_blocks);
 
-	if (h->c_firstrec >= 0 && idx >= 0)
-		phys_blocks = (uint64_t)h->c_firstrec +
-		    (compressed ? ((uint64_t)idx / (uint64_t)ntrec + 1) *
-			     (uint64_t)ntrec
-				: (uint64_t)idx + 1);
+	phys_blocks = first +
+	    (compressed ? (idx / (uint64_t)ntrec + 1) * (uint64_t)ntrec
+			: idx + 1);
 }
 
 /* Read the input to its end: a writer on the other end of a pipe must

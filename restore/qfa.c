@@ -39,6 +39,7 @@
 #include "extern.h"
 #include "cprefix.h"
 #include "qfafile.h"
+#include "spcl.h"
 #include "xalloc.h"
 #include "xio.h"
 
@@ -294,18 +295,15 @@ lookup_exact(uint32_t ino)
 	return e != NULL && e->ino == ino ? e : NULL;
 }
 
-/* The current header's block index in its volume (c_tapea - c_firstrec)
- * and the record size in blocks; false when the index is negative. */
+/* The current header's block index in its volume (c_tapea - c_firstrec,
+ * modulo 2^32: both wrap past 4 TiB) and the record size in blocks. */
 static bool
 header_index(uint64_t *idx, uint64_t *ntrec)
 {
 	const struct s_spcl *h = &curhdr.s_spcl;
-	int64_t i = (int64_t)h->c_tapea - h->c_firstrec;
 
 	*ntrec = h->c_ntrec > 0 ? (uint64_t)h->c_ntrec : 1;
-	if (i < 0)
-		return false;
-	*idx = (uint64_t)i;
+	*idx = spcl_volume_index(h);
 	return true;
 }
 

@@ -274,6 +274,33 @@ test_blockmap(void)
 		"blockmap_count of a cut map: false, the runs before it");
 }
 
+/* Tape addresses past 2^32 blocks (doc/format.md 2.1). */
+static void
+test_tape_addresses(void)
+{
+	const uint64_t g = (uint64_t)1 << 32;
+	struct s_spcl h;
+
+	memset(&h, 0, sizeof(h));
+	h.c_tapea = 25;
+	h.c_firstrec = 10;
+	unit_eq_long(spcl_volume_index(&h), 15, "index 25 - 10");
+	/* A volume that starts just below 2^32 blocks and goes past it. */
+	h.c_firstrec = (int32_t)(uint32_t)(g - 100);
+	h.c_tapea = 50; /* block 2^32 + 50 */
+	unit_eq_long(spcl_volume_index(&h), 150, "index across the wrap");
+	unit_ok(spcl_widen_blockno(3, g + 5) == g + 3, "2^32+3 near 2^32+5");
+	unit_ok(spcl_widen_blockno(1, g - 2) == g + 1, "2^32+1 near 2^32-2");
+	unit_ok(spcl_widen_blockno(0xfffffffeu, g + 1) == g - 2,
+		"2^32-2 near 2^32+1");
+	unit_ok(spcl_widen_blockno(0xffffffffu, 10) == g - 1,
+		"no block number below 0");
+	unit_ok(spcl_widen_blockno(7, 3 * g + 1000) == 3 * g + 7,
+		"12 TiB of archive");
+	unit_ok(spcl_widen_blockno(0x80000000u, 100) == 0x80000000u,
+		"c_firstrec past 2^31 is not negative");
+}
+
 int
 main(void)
 {
@@ -283,5 +310,6 @@ main(void)
 	test_swap_inos();
 	test_swap_dirents();
 	test_blockmap();
+	test_tape_addresses();
 	return unit_done();
 }
