@@ -60,6 +60,10 @@
 #define KEEP_HEAP_BYTES (32 * 1024 * 1024)
 /* How much lower than the writer a slave's CPU priority is. */
 #define SLAVE_NICE_STEP 1
+/* Reads of neighbouring segments are joined across gaps of up to
+ * SPAN_GAP bytes into spans of up to SPAN_MAX (read_segments()). */
+#define SPAN_GAP (32 * 1024)
+#define SPAN_MAX (1024 * 1024)
 /* The unit of the "sector" numbers in read-error messages (0.4b47's). */
 #define SECTOR_SIZE 512
 
@@ -251,26 +255,76 @@ salvage_segment(struct ring *ring, const struct slave_config *sc,
 		report_unreadable(ring, sc, bad_off, bad_len);
 }
 
+/* Read one segment into its slot; an unreadable part is salvaged. */
+static void
+read_one(struct ring *ring, const struct slave_config *sc, struct devread *dev,
+	 const struct segment *s)
+{
+	ssize_t n = devread_pread(dev, s->dst, s->len, (off_t)s->off);
+
+	if (n < 0 && errno == EIO) {
+		salvage_segment(ring, sc, dev, s);
+		return;
+	}
+	if (n < 0)
+		fail(ring, RING_SLAVE_READ, errno, s->record, s->off, s->len,
+		     0);
+	if ((size_t)n != s->len)
+		fail(ring, RING_SLAVE_SHORT, 0, s->record, s->off, s->len,
+		     (size_t)n);
+}
+
+/* How many segments from seg[i] on lie close enough on the device, in
+ * ascending order, to be read as one span of at most SPAN_MAX bytes. */
+static size_t
+span_of(const struct segment *seg, size_t nseg, size_t i, uint64_t *endp)
+{
+	uint64_t start = seg[i].off, end = seg[i].off + seg[i].len;
+	size_t j = i + 1;
+
+	while (j < nseg && seg[j].off >= end && seg[j].off - end <= SPAN_GAP &&
+	       seg[j].off + seg[j].len - start <= SPAN_MAX) {
+		end = seg[j].off + seg[j].len;
+		j++;
+	}
+	*endp = end;
+	return j - i;
+}
+
+/*
+ * Read the segments of a batch.  Small files lie close together on the
+ * device, each a segment of its own: neighbours (gaps of at most
+ * SPAN_GAP) are read as one span into span and copied out, so that a
+ * batch of hundreds of small files costs a few large reads instead of
+ * one request per file.  The gaps are read and dropped; the reads stay
+ * O_DIRECT (devread.c).  A span that cannot be read whole is read again
+ * segment by segment, so an unreadable block costs only its own data.
+ */
 static void
 read_segments(struct ring *ring, const struct slave_config *sc,
-	      struct devread *dev, const struct segment *seg, size_t nseg)
+	      struct devread *dev, const struct segment *seg, size_t nseg,
+	      unsigned char *span)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < nseg; i++) {
-		ssize_t n = devread_pread(dev, seg[i].dst, seg[i].len,
+	while (i < nseg) {
+		uint64_t end;
+		size_t k, m = span != NULL ? span_of(seg, nseg, i, &end) : 1;
+		ssize_t n = -1;
+
+		if (m > 1)
+			n = devread_pread(dev, span, (size_t)(end - seg[i].off),
 					  (off_t)seg[i].off);
-
-		if (n < 0 && errno == EIO) {
-			salvage_segment(ring, sc, dev, &seg[i]);
-			continue;
+		if (m > 1 && n == (ssize_t)(end - seg[i].off)) {
+			for (k = i; k < i + m; k++)
+				memcpy(seg[k].dst,
+				       span + (seg[k].off - seg[i].off),
+				       seg[k].len);
+		} else {
+			for (k = i; k < i + m; k++)
+				read_one(ring, sc, dev, &seg[k]);
 		}
-		if (n < 0)
-			fail(ring, RING_SLAVE_READ, errno, seg[i].record,
-			     seg[i].off, seg[i].len, 0);
-		if ((size_t)n != seg[i].len)
-			fail(ring, RING_SLAVE_SHORT, 0, seg[i].record,
-			     seg[i].off, seg[i].len, (size_t)n);
+		i += m;
 	}
 }
 
@@ -405,6 +459,7 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 	size_t group = ring_group(ring), worksize = 0, n, k;
 	struct packet *b, spare;
 	struct segment *seg;
+	unsigned char *span = NULL;
 	void *work = NULL;
 	struct devread dev;
 	int carry = 0, more = 1;
@@ -421,6 +476,9 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 					      (size_t)ntrec * TP_BSIZE);
 	if (worksize > 0)
 		work = malloc(worksize);
+	/* Page-aligned, as O_DIRECT wants; without it, one read a segment. */
+	if (posix_memalign((void **)&span, 4096, SPAN_MAX) != 0)
+		span = NULL;
 	if (b == NULL || seg == NULL || alloc_packets(b, group + 1, ntrec) ||
 	    (worksize > 0 && work == NULL))
 		fail(ring, RING_INTERNAL, ENOMEM, 0, 0, 0, 0);
@@ -443,7 +501,8 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 			if (ring_wait_free(ring, b[k].req.record) == -1)
 				fail(ring, RING_INTERNAL, errno,
 				     b[k].req.record, 0, 0, 0);
-		read_segments(ring, sc, &dev, seg, lay_out(ring, b, n, seg));
+		read_segments(ring, sc, &dev, seg, lay_out(ring, b, n, seg),
+			      span);
 		finish_batch(sc, ring, b, n, work);
 		if (carry) {
 			spare = b[0];
