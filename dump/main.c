@@ -341,8 +341,10 @@ startup_failure(const char *why)
 
 /*
  * Whether the operands name a subset (then *sub is filled), checked
- * before dumpdates is read, as 0.4b47 does: a subset is level 0 only and
- * never recorded; a file system takes one operand.
+ * before dumpdates is read; a file system takes one operand.  As in
+ * 0.4b53 on, a subset has incrementals and -u, keyed by its first
+ * operand as typed, except with --use-blockdev-for-dumpdates: a line
+ * keyed by the device would be taken for one of the whole file system.
  */
 static int
 check_operands(const struct dump_opts *o, struct dump_subset *sub)
@@ -350,12 +352,14 @@ check_operands(const struct dump_opts *o, struct dump_subset *sub)
 	int i;
 
 	if (fsopen_subset(o, sub)) {
-		if (o->level != 0)
+		if (o->blockdev_dumpdates && o->level != 0)
 			startup_failure("Only level 0 dumps are allowed on a "
-					"subdirectory");
-		if (o->update)
+					"subdirectory when writing the "
+					"blockdev to dumpdates");
+		if (o->blockdev_dumpdates && o->update)
 			startup_failure("You can't update the dumpdates file "
-					"when dumping a subdirectory");
+					"when writing the blockdev to "
+					"dumpdates and dumping a subdirectory");
 		return 1;
 	}
 	if (o->noperands == 1)
