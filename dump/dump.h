@@ -136,6 +136,7 @@ struct fsopen_announce {
 	const void *arg;
 };
 char *fsopen_device_name(const struct dump_opts *o);
+int fsopen_fs_rdev(const char *name, dev_t *rdev);
 int fsopen_resolve(const struct dump_opts *o, struct dump_fs *dfs,
 		   const struct fsopen_announce *announce);
 void fsopen_close(struct dump_fs *dfs);
@@ -239,7 +240,12 @@ struct itime_base {
 	int level; /* level of the base dump */
 	int found;
 };
-void itime_read(const struct dump_opts *o, struct itime_base *base);
+/* fs_rdev (fsopen_fs_rdev, or a stand-in) tells the block device a
+ * name of a whole file system leads to, for a base recorded under
+ * another name of it; NULL: only the name as typed counts (a subset). */
+void itime_read(const struct dump_opts *o,
+		int (*fs_rdev)(const char *name, dev_t *rdev),
+		struct itime_base *base);
 int itime_parse_date(const char *s, time_t *out);
 int itime_update(const struct dump_opts *o, time_t date);
 

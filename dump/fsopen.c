@@ -390,6 +390,34 @@ fsopen_device_name(const struct dump_opts *o)
 }
 
 /*
+ * The block device a name of a whole file system leads to now: a
+ * device, LABEL=/UUID=, or a mount point or device of the mount tables
+ * (as the operand is resolved).  -1 for anything else: a subdirectory,
+ * an image file, a name that leads nowhere.  Quiet: used to match
+ * dumpdates lines (itime.c), never to report.
+ */
+int
+fsopen_fs_rdev(const char *name, dev_t *rdev)
+{
+	char *tagdev, *dev, *dir;
+	struct stat st;
+	int rc = -1;
+
+	if (!locate(name, &tagdev, &dev, &dir)) {
+		dev = tagdev;
+		tagdev = NULL;
+	}
+	if (dev != NULL && stat(dev, &st) == 0 && S_ISBLK(st.st_mode)) {
+		*rdev = st.st_rdev;
+		rc = 0;
+	}
+	free(tagdev);
+	free(dev);
+	free(dir);
+	return rc;
+}
+
+/*
  * Resolve o->operand.  Prints its own message and returns -1 when the
  * operand cannot be dumped.
  */

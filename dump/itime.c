@@ -3,8 +3,11 @@
  *
  * Reading picks the base date of a level-N dump: the latest record of
  * the same identifier (the operand as given, or its block device with
- * --use-blockdev-for-dumpdates: o->dumpdates_name) with a lower level.  A line
- * that does not parse ends the reading, as in 0.4b47.  Updating (-u)
+ * --use-blockdev-for-dumpdates: o->dumpdates_name) with a lower level.
+ * Only when there is none, and the operand is a whole file system, a
+ * record under another name of it counts (doc/dumpdates.md 3.1): names
+ * are compared by the block device they lead to now, never as text.  A
+ * line that does not parse ends the reading, as in 0.4b47.  Updating (-u)
  * happens after a successful dump: under an exclusive fcntl lock on the
  * dumpdates file itself (no lock file: a dump run by a user who may
  * write the file but not its directory must work, as with 0.4b47) the
@@ -176,8 +179,56 @@ itime_load(const char *path, struct itime_list *l)
 	return 0;
 }
 
+/* r as the base if it is of a lower level and later than the one so
+ * far (the first of equal dates wins). */
+static int
+better(const struct itime_rec *r, int level, const struct itime_base *base)
+{
+	return r->level < level && (!base->found || r->date > base->ddate);
+}
+
+static void
+take(const struct itime_rec *r, struct itime_base *base)
+{
+	base->found = 1;
+	base->ddate = r->date;
+	base->level = r->level;
+}
+
+/*
+ * No line of the name as typed: a line of another name of the same file
+ * system (its device, mount point, LABEL= or UUID=, e.g. written with
+ * --use-blockdev-for-dumpdates or by a dump given another name) is the
+ * base, and says so; rather than a silent level 0.  Only records that
+ * could win are resolved: a LABEL= may cost a device probe.
+ */
+static void
+other_name_base(const struct itime_list *l, const struct dump_opts *o,
+		int (*fs_rdev)(const char *, dev_t *), struct itime_base *base)
+{
+	const struct itime_rec *best = NULL;
+	dev_t want, got;
+	size_t i;
+
+	if (fs_rdev(o->operand, &want) < 0)
+		return;
+	for (i = 0; i < l->n; i++) {
+		if (!better(&l->r[i], o->level, base) ||
+		    fs_rdev(l->r[i].ident, &got) < 0 || got != want)
+			continue;
+		take(&l->r[i], base);
+		best = &l->r[i];
+	}
+	if (best != NULL)
+		msg("Using the level %d dump recorded for %s, the same file "
+		    "system as %s\n",
+		    best->level, best->ident, o->dumpdates_name);
+}
+
 void
-itime_read(const struct dump_opts *o, struct itime_base *base)
+itime_read(const struct dump_opts *o,
+	   int (*fs_rdev)(const char *name, dev_t *rdev),
+	   struct itime_base *base)
 {
 	struct itime_list l;
 	struct stat st;
@@ -200,15 +251,15 @@ itime_read(const struct dump_opts *o, struct itime_base *base)
 	}
 	if (itime_load(o->dumpdates, &l) < 0)
 		return;
-	for (i = 0; i < l.n; i++) {
-		if (strcmp(l.r[i].ident, o->dumpdates_name) != 0 ||
-		    l.r[i].level >= o->level)
-			continue;
-		if (!base->found || l.r[i].date > base->ddate) {
-			base->found = 1;
-			base->ddate = l.r[i].date;
-			base->level = l.r[i].level;
-		}
+	for (i = 0; i < l.n; i++)
+		if (strcmp(l.r[i].ident, o->dumpdates_name) == 0 &&
+		    better(&l.r[i], o->level, base))
+			take(&l.r[i], base);
+	/* A date of 0 is no base (main.c): look further then too. */
+	if (o->level > 0 && fs_rdev != NULL &&
+	    (!base->found || base->ddate == 0)) {
+		memset(base, 0, sizeof(*base));
+		other_name_base(&l, o, fs_rdev, base);
 	}
 	itime_free(&l);
 }

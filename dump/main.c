@@ -458,7 +458,7 @@ main(int argc, char **argv)
 	if (o.base_date != NULL)
 		base_from_option(&o, &base);
 	else
-		itime_read(&o, &base);
+		itime_read(&o, subset ? NULL : fsopen_fs_rdev, &base);
 	/* A base date of 0, the epoch, counts as none (as in 0.4b47). */
 	if (base.ddate == 0)
 		base.found = 0;

@@ -1,7 +1,8 @@
 /*
  * t-itime.c - the dumpdates file (dump/itime.c, doc/dumpdates.md): the date
- * syntax, reading up to the first bad line, the choice of the base dump,
- * and the -u rewrite, both by rename and in place.
+ * syntax, reading up to the first bad line, the choice of the base dump
+ * (also under another name of the same file system, through a stand-in
+ * for fsopen_fs_rdev), and the -u rewrite, both by rename and in place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,113 @@ base_for(const char *ident, int level, struct itime_base *b)
 	o.operand = (char *)ident;
 	o.dumpdates_name = ident;
 	o.level = level;
-	itime_read(&o, b);
+	itime_read(&o, NULL, b);
+}
+
+/* Stand-in for fsopen_fs_rdev: /dev/sda1, its mount point /srv and
+ * LABEL=srv are device 8:1; /dev/sdb1 is 8:17; anything else (a
+ * subdirectory such as /srv/sub, a name that leads nowhere) is none. */
+static int
+fake_rdev(const char *name, dev_t *rdev)
+{
+	static const struct {
+		const char *name;
+		dev_t rdev;
+	} names[] = {{"/dev/sda1", 0x801},
+		     {"/srv", 0x801},
+		     {"LABEL=srv", 0x801},
+		     {"/dev/sdb1", 0x811}};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i].name) == 0) {
+			*rdev = names[i].rdev;
+			return 0;
+		}
+	return -1;
+}
+
+/* The base of operand at level, names matched through fake_rdev; the
+ * messages printed, in *out (malloced). */
+struct named {
+	const char *operand;
+	int level;
+};
+
+static void
+named_child(void *arg)
+{
+	const struct named *n = arg;
+	struct dump_opts o;
+	struct itime_base b;
+
+	memset(&o, 0, sizeof(o));
+	o.dumpdates = path;
+	o.operand = (char *)n->operand;
+	o.dumpdates_name = n->operand;
+	o.level = n->level;
+	itime_read(&o, fake_rdev, &b);
+	printf("found=%d level=%d date=%ld\n", b.found, b.level, (long)b.ddate);
+}
+
+static char *
+named_base(const char *operand, int level)
+{
+	struct named n = {operand, level};
+	char *out = NULL;
+
+	unit_fork(named_child, &n, &out);
+	return out;
+}
+
+static void
+test_other_names(void)
+{
+	static const char text[] =
+	    "/dev/sda1 0 Sat Jan  1 00:00:00 2000 +0000\n"
+	    "LABEL=srv 0 Mon Jan  3 00:00:00 2000 +0000\n"
+	    "/dev/sdb1 0 Tue Jan  4 00:00:00 2000 +0000\n"
+	    "/srv/sub 0 Wed Jan  5 00:00:00 2000 +0000\n"
+	    "/dev/sda1 2 Thu Jan  6 00:00:00 2000 +0000\n";
+	char *out;
+
+	unit_write_file(path, text, strlen(text));
+	out = named_base("/srv", 1);
+	unit_ok(strstr(out, "found=1 level=0 date=946857600\n") != NULL,
+		"no line of the mount point: the latest lower level of its "
+		"other names (LABEL=), not another fs, not a subdirectory");
+	unit_ok(strstr(out,
+		       "  DUMP: Using the level 0 dump recorded for "
+		       "LABEL=srv, the same file system as /srv\n") != NULL,
+		"... and says which line it took");
+	free(out);
+
+	out = named_base("/srv", 3);
+	unit_ok(strstr(out, "found=1 level=2 date=947116800\n") != NULL &&
+		    strstr(out, "recorded for /dev/sda1, the same") != NULL,
+		"level 3: the level 2 of the device");
+	free(out);
+
+	out = named_base("/dev/sda1", 1);
+	unit_ok(strstr(out, "found=1 level=0 date=946684800\n") != NULL &&
+		    strstr(out, "Using the") == NULL,
+		"a line of the name as typed wins, even when older, silently");
+	free(out);
+
+	out = named_base("/srv/sub", 1);
+	unit_ok(strstr(out, "found=1 level=0 date=947030400\n") != NULL,
+		"a subdirectory finds its own line");
+	free(out);
+
+	out = named_base("/srv/other", 1);
+	unit_ok(strstr(out, "found=0 ") != NULL && strstr(out, "Using") == NULL,
+		"a name that leads to no device finds no other name");
+	free(out);
+
+	out = named_base("/srv", 0);
+	unit_ok(strstr(out, "found=0 ") != NULL && strstr(out, "Using") == NULL,
+		"level 0 looks for no base");
+	free(out);
 }
 
 static void
@@ -138,7 +245,7 @@ create_child(void *arg)
 	o.operand = (char *)"/dev/sda1";
 	o.dumpdates_name = o.operand;
 	o.update = 1;
-	itime_read(&o, &b);
+	itime_read(&o, NULL, &b);
 	printf("found=%d\n", b.found);
 }
 
@@ -229,6 +336,7 @@ main(void)
 	test_parse_date();
 	test_load();
 	test_base();
+	test_other_names();
 	test_update_create();
 	test_update();
 	return unit_done();

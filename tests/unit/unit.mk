@@ -5,7 +5,8 @@
 #   run.sh        runs the programs and prints one "N passed, N failed" line
 #   t-spcl.c      header checksum, classification, byte swapping (common/)
 #   t-compress.c  record codecs both ways and the compressed-record prefix
-#   t-itime.c     dumpdates dates, reading and -u rewriting (dump/itime.c)
+#   t-itime.c     dumpdates dates, reading, the base (also under another
+#                 name of the file system), -u rewriting (dump/itime.c)
 #   t-options.c   dump's command line, key letters included (dump/options.c)
 #   t-dirs.c      restore's directory records, name checks, path handling,
 #                 the words of a line typed at restore -i
