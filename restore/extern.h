@@ -33,7 +33,7 @@ void dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
 /* ea.c */
 void ea_apply(const struct ealist *ea, int fd, const char *target,
-	      const char *path);
+	      const char *path, bool fresh);
 int ea_compare(const struct ealist *ea, const char *target, const char *path);
 void ea_free(struct ealist *ea);
 const unsigned char *ea_inline_data(const struct ealist *ea, size_t *len);
@@ -51,7 +51,7 @@ void extract_sync(void);
 void select_names(char **names, int nnames);
 void select_tree(struct entry *e);
 void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-	       const struct ealist *ea, const char *path);
+	       const struct ealist *ea, const char *path, bool fresh);
 
 /* incremental.c */
 int incr_restore(void);

@@ -408,13 +408,35 @@ running_as_root(void)
 }
 
 /*
+ * Whether objects made in directory dir (open as dfd) inherit an ACL
+ * from its default ACL, asked once per directory: a directory's ACLs
+ * change only when set_one_dir() sets them, which forgets the answer.
+ * NULL (-m: the target directory) is asked every time.
+ */
+static bool
+inherits_acl(struct entry *dir, int dfd)
+{
+	bool has;
+
+	if (dir != NULL && (dir->flags & EF_ACLKNOWN))
+		return (dir->flags & EF_DEFACL) != 0;
+	has = fgetxattr(dfd, "system.posix_acl_default", NULL, 0) >= 0 ||
+	    (errno != ENODATA && errno != ENOTSUP);
+	if (dir != NULL)
+		dir->flags = (uint16_t)((dir->flags & ~EF_DEFACL) |
+					EF_ACLKNOWN | (has ? EF_DEFACL : 0));
+	return has;
+}
+
+/*
  * Owner, mode, EAs and times, in 0.4b47's order (chown clears set-id bits,
  * so chmod follows it).  fd is an open descriptor of the object or -1, in
  * which case dfd/name reach it without following a symbolic link.
+ * fresh: just made, and nothing inherited (ea_apply()).
  */
 void
 set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-	  const struct ealist *ea, const char *path)
+	  const struct ealist *ea, const char *path, bool fresh)
 {
 	bool lnk = (a->mode & S_IFMT) == S_IFLNK;
 	struct timespec ts[2];
@@ -439,8 +461,8 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	 * previous levels, whose attributes may be stale.  Symbolic links
 	 * inherit no ACL. */
 	if (ea != NULL && (ea->n > 0 || !lnk))
-		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name),
-			 path);
+		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name), path,
+			 fresh);
 	ts[0].tv_sec = a->atime.tv_sec;
 	ts[0].tv_nsec = (long)(a->atime.tv_usec % 1000000) * 1000;
 	ts[1].tv_sec = a->mtime.tv_sec;
@@ -509,7 +531,10 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	ea_read_records(a->ino, &ea);
 	e->flags |= EF_DONE;
 	if (made) {
-		set_attrs(dfd, name, fd, a, &ea, path);
+		set_attrs(
+		    dfd, name, fd, a, &ea, path,
+		    !a->metaonly && /* -m: an existing file */
+			!inherits_acl(ropt.mflag ? NULL : e->parent, dfd));
 		if (type == S_IFREG)
 			defer_flags(e, a->flags);
 	}
@@ -652,7 +677,8 @@ set_one_dir(struct entry *e)
 		warn("%s: cannot open to set its modes", sym_path(e));
 		return;
 	}
-	set_attrs(-1, NULL, fd, &e->dir->attr, &e->dir->ea, sym_path(e));
+	set_attrs(-1, NULL, fd, &e->dir->attr, &e->dir->ea, sym_path(e), false);
+	e->flags &= (uint16_t)~EF_ACLKNOWN; /* its default ACL was set */
 	(void)close(fd);
 	defer_flags(e, e->dir->attr.flags);
 }

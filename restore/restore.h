@@ -99,6 +99,8 @@ enum { E_LEAF = 0, E_NODE = 1 };
 #define EF_LINKMAX  0x40 /* link limit reached: no more names */
 #define EF_WANTED   0x80 /* selected, or on the way to one */
 #define EF_INPATH   0x100 /* in sym_path()'s last path (symtab.c) */
+#define EF_ACLKNOWN 0x200 /* directory: EF_DEFACL is up to date */
+#define EF_DEFACL   0x400 /* directory has a default ACL (extract.c) */
 struct entry {
 	uint32_t ino;
 	uint8_t type; /* E_LEAF / E_NODE */
