@@ -554,6 +554,13 @@ fi
 rm -rf "$TRASH_DIRECTORY"
 mkdir -p "$TRASH_DIRECTORY" || exit 1
 cd "$TRASH_DIRECTORY" || exit 1
+# Every restore (0.4b47's, 0.4b49's and 0.4b56's too) names its temporary
+# files in $TMPDIR after the dump date: scripts running at once, or a
+# second work tree, dump in the same second and would share those names.
+# Each script gets a directory of its own, open to the users some checks
+# run as (sticky, as /tmp).
+mkdir -p "$TRASH_DIRECTORY/tmp" && chmod 1777 "$TRASH_DIRECTORY/tmp" &&
+	TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR || exit 1
 
 # volume_image IMG MB: make_image's "small" ext4 image plus what makes
 # many volumes, for the multi-volume tests at a fraction of the cost of

@@ -15,10 +15,6 @@ without a name asks on /dev/tty (driven here through script(1)); -q and
 a missing terminal abort.'
 . "$(dirname "$0")/lib.sh"
 
-# restore 0.4b47 names its temporary files in $TMPDIR after the dump
-# date: a private directory keeps scripts running at once apart.
-mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
-
 ZREC="$PYTHON $HELPERS/zrecords.py"
 
 # The options must be wired into dump's command line.

@@ -22,7 +22,6 @@ record lost), and -v says "Input block size" where 0.4b47 says "Tape
 block size is <record of the first read>".'
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
 CC=${CC:-cc}
 command -v "$CC" >/dev/null && test_set_prereq CC
 command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID

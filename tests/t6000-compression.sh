@@ -18,10 +18,6 @@ on it with a decompression error and a non-zero exit.  The closing line
 adds up.'
 . "$(dirname "$0")/lib.sh"
 
-# restore 0.4b47 names its temporary files in $TMPDIR after the dump
-# date: a private directory keeps scripts running at once apart.
-mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
-
 ZREC="$PYTHON $HELPERS/zrecords.py"
 CMPDUMP="$PYTHON $HELPERS/cmpdump.py"
 

@@ -23,9 +23,6 @@ test -x "$ORACLE_RMT" && test_set_prereq RMTORACLE
 GNU_RMT=/usr/sbin/rmt-tar
 test -x "$GNU_RMT" && test_set_prereq GNURMT
 
-# restore 0.4b47 names its temporary files in $TMPDIR after the dump date.
-mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
-
 # Stand-in for rsh, called as: RSH host -l user command...
 cat >rsh-exec <<\EOF_RSH
 #!/bin/sh

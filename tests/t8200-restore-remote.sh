@@ -33,8 +33,6 @@ LIMIT="timeout 120"
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 export ASAN_OPTIONS
 
-# restore 0.4b47 names its temporary files in $TMPDIR after the dump date.
-mkdir -p "$TRASH_DIRECTORY/tmp" && TMPDIR=$TRASH_DIRECTORY/tmp && export TMPDIR
 
 # The relay, called as: rmtrelay.py host -l user command...
 # RELAY_LOG: where "inflight N" (the most R requests in flight) and
