@@ -8,7 +8,7 @@
 # memory ratio (ours / 0.4b47).  Usage: sh bench/dump-bench.sh [MB]
 . "$(dirname "$0")/lib.sh"
 MNT=$WORK/mnt
-trap 'umount "$MNT" 2>/dev/null || :; bench_cleanup' EXIT INT TERM
+trap 'umount "$MNT" 2>/dev/null || :; bench_cleanup' EXIT
 bench_need
 MB=${1:-300}
 echo "building a ${MB} MB tree and image in $WORK ..."

@@ -24,7 +24,12 @@ bench_cleanup() {
 	while read -r l; do losetup -d "$l" 2>/dev/null || :; done < "$LOOPS_FILE"
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$WORK"
 }
-trap bench_cleanup EXIT INT TERM
+# A signal ends the script through its EXIT trap (which the scripts
+# extend): a trap that returned would let the script carry on without
+# its work directory.
+trap bench_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 bench_need() {
 	[ "$(id -u)" = 0 ] || { echo "benchmarks need root (loop devices, drop_caches)" >&2; exit 1; }

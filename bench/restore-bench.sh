@@ -8,7 +8,7 @@
 # medians, speed-up = 0.4b47 wall / ours wall, memory ratio = ours / 0.4b47.
 # Usage: sh bench/restore-bench.sh [MB] [NFILES]
 . "$(dirname "$0")/lib.sh"
-trap 'bench_fresh_fs_done; bench_cleanup' EXIT INT TERM
+trap 'bench_fresh_fs_done; bench_cleanup' EXIT
 bench_need
 [ -x "$OUR_RESTORE" ] || { echo "missing $OUR_RESTORE" >&2; exit 1; }
 MB=${1:-300}
