@@ -1,15 +1,19 @@
 #!/bin/sh
-# restore-bench.sh - our restore against restore 0.4b47, side by side in one
-# run (issue "restore"): -r of a few hundred MB archive into an empty
-# directory, and -t of an archive with 200,000 small files; GNU tar -x of
-# the same tree into a fresh and into a used file system as a yardstick.
-# Each line gives the peak RSS of ours and of 0.4b47.  Both read the
-# same archives, made by dump 0.4b47.  RUNS (default 3) alternating runs,
-# medians, speed-up = 0.4b47 wall / ours wall, memory ratio = ours / 0.4b47.
+# restore-bench.sh - our restore against restore 0.4b47 and 0.4b56, side by
+# side in one run (issue "restore"): -r of a few hundred MB archive into an
+# empty directory, and -t of an archive with 200,000 small files; GNU tar
+# -x of the same tree into a fresh and into a used file system as a
+# yardstick.  Each line gives the peak RSS of each.  All three read the
+# same archives, made by dump 0.4b47 (0.4b47's restore cannot read the
+# block map of 0.4b49 and later).  RUNS (default 3) alternating runs,
+# medians, ratios ours/0.4b47 and ours/0.4b56 of wall, cpu and peak RSS.
+# 0.4b56 comes from tests/helpers/fetch-upstream.sh forky; without it its
+# columns are skipped.
 # Usage: sh bench/restore-bench.sh [MB] [NFILES]
 . "$(dirname "$0")/lib.sh"
 trap 'bench_fresh_fs_done; bench_cleanup' EXIT
 bench_need
+bench_find_new
 [ -x "$OUR_RESTORE" ] || { echo "missing $OUR_RESTORE" >&2; exit 1; }
 MB=${1:-300}
 NFILES=${2:-200000}
@@ -22,10 +26,11 @@ rm -rf "$WORK/tree"
 "$REF_DUMP" -0 -f "$WORK/big.dump" "$DEV" 2>/dev/null
 T=$WORK/target
 M=$WORK/mnt
-echo "$RUNS runs each, medians; ours vs restore 0.4b47"
+echo "$RUNS runs each, medians; load: $(cut -d" " -f1-3 /proc/loadavg)"
+bench_columns
 # Our restore flushes the restored data (syncfs) before it reports success;
-# 0.4b47 does not, so its run is followed by the same flush to compare the
-# time until the data is on disk.
+# 0.4b47 and 0.4b56 do not, so their runs are followed by the same flush to
+# compare the time until the data is on disk.
 # "fresh fs": every run restores into a newly made ext4 (journal, loop
 # device with direct I/O, so the flush reaches the disk), as after a disk
 # loss.  "reused dir": into a directory of the file system holding $WORK,
@@ -39,10 +44,11 @@ echo "$RUNS runs each, medians; ours vs restore 0.4b47"
 bench_pair "-r ${MB} MB, fresh fs, until on disk" \
     "bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)); sync" \
     "cd $M && $OUR_RESTORE -r -f $WORK/big.dump" \
-    "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ."
+    "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ." \
+    "cd $M && $NEW_RESTORE -r -f $WORK/big.dump && sync -f ."
 bench_one "tar -x ${MB} MB, fresh fs, on disk" \
     "bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)); sync" \
-    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL"
+    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL" "$PAIR_NEW_WALL"
 # "used fs": a new file system into which our restore restored the tree,
 # then rm -rf of it and a sync: freed inodes and blocks, as on a disk
 # that is restored to again.
@@ -53,13 +59,15 @@ used_fs() {
 }
 bench_pair "-r ${MB} MB, used fs, until on disk" "used_fs" \
     "cd $M && $OUR_RESTORE -r -f $WORK/big.dump" \
-    "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ."
+    "cd $M && $REF_RESTORE -r -f $WORK/big.dump && sync -f ." \
+    "cd $M && $NEW_RESTORE -r -f $WORK/big.dump && sync -f ."
 bench_one "tar -x ${MB} MB, used fs, on disk" "used_fs" \
-    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL"
+    "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL" "$PAIR_NEW_WALL"
 bench_fresh_fs_done
 rm -f "$WORK/target.img"
 bench_pair "-r ${MB} MB, reused dir, until on disk" "rm -rf $T; mkdir $T; sync" \
-    "cd $T && $OUR_RESTORE -r -f $WORK/big.dump" "cd $T && $REF_RESTORE -r -f $WORK/big.dump && sync -f ."
+    "cd $T && $OUR_RESTORE -r -f $WORK/big.dump" "cd $T && $REF_RESTORE -r -f $WORK/big.dump && sync -f ." \
+    "cd $T && $NEW_RESTORE -r -f $WORK/big.dump && sync -f ."
 # The -t archive is made only now: right after creating and dumping
 # 200,000 files, -r runs were slower and erratic for both restores
 # (0.4b47 0.67-1.41 s instead of 0.62-0.74 s).
@@ -78,4 +86,6 @@ DEV2=$(bench_image "$WORK/many.img" "$WORK/many" 1200 -N $((NFILES + NFILES / 10
 rm -rf "$WORK/many"
 "$REF_DUMP" -0 -f "$WORK/many.dump" "$DEV2" 2>/dev/null
 bench_pair "-t ${NFILES} files" ":" \
-    "$OUR_RESTORE -t -f $WORK/many.dump" "$REF_RESTORE -t -f $WORK/many.dump"
+    "$OUR_RESTORE -t -f $WORK/many.dump" "$REF_RESTORE -t -f $WORK/many.dump" \
+    "$NEW_RESTORE -t -f $WORK/many.dump"
+echo "load at the end: $(cut -d" " -f1-3 /proc/loadavg)"
