@@ -5,10 +5,12 @@
 # -x of the same tree into a fresh and into a used file system as a
 # yardstick.  Each line gives the peak RSS of each.  All three read the
 # same archives, made by dump 0.4b47 (0.4b47's restore cannot read the
-# block map of 0.4b49 and later).  RUNS (default 3) alternating runs,
-# medians, ratios ours/0.4b47 and ours/0.4b56 of wall, cpu and peak RSS.
-# 0.4b56 comes from tests/helpers/fetch-upstream.sh forky; without it its
-# columns are skipped.
+# block map of 0.4b49 and later).  Then our restore of an archive written
+# by dump 0.4b56 (runs of blocks in its block map) against our restore of
+# our own dump's archive of the same file system.  RUNS (default 3)
+# alternating runs, medians, ratios ours/0.4b47 and ours/0.4b56 of wall,
+# cpu and peak RSS.  0.4b56 comes from tests/helpers/fetch-upstream.sh
+# forky; without it its lines and columns are skipped.
 # Usage: sh bench/restore-bench.sh [MB] [NFILES]
 . "$(dirname "$0")/lib.sh"
 trap 'bench_fresh_fs_done; bench_cleanup' EXIT
@@ -24,6 +26,10 @@ DEV=$(bench_image "$WORK/fs.img" "$WORK/tree" $((MB + MB / 2 + 64)))
 tar -C "$WORK/tree" -cf "$WORK/big.tar" .
 rm -rf "$WORK/tree"
 "$REF_DUMP" -0 -f "$WORK/big.dump" "$DEV" 2>/dev/null
+if [ -n "$HAVE_NEW" ]; then
+	"$OUR_DUMP" -0 -f "$WORK/big.ours" "$DEV" 2>/dev/null
+	"$NEW_DUMP" -0 -f "$WORK/big.new" "$DEV" 2>/dev/null
+fi
 T=$WORK/target
 M=$WORK/mnt
 echo "$RUNS runs each, medians; load: $(cut -d" " -f1-3 /proc/loadavg)"
@@ -63,6 +69,20 @@ bench_pair "-r ${MB} MB, used fs, until on disk" "used_fs" \
     "cd $M && $NEW_RESTORE -r -f $WORK/big.dump && sync -f ."
 bench_one "tar -x ${MB} MB, used fs, on disk" "used_fs" \
     "cd $M && tar -xf $WORK/big.tar && sync -f ." "$PAIR_OURS_WALL" "$PAIR_REF_WALL" "$PAIR_NEW_WALL"
+# Archives of dump 0.4b49 and later map a file's blocks in runs (two
+# bytes for up to 16384 blocks, so one header covers up to 4 GiB; see
+# doc/format.md) instead of a byte a block, as 0.4b47 and ours do.  Our
+# restore of each, same tree, fresh fs each run: the ratio is 0.4b56's
+# archive / ours (above 1: 0.4b56's restores slower).
+if [ -n "$HAVE_NEW" ]; then
+	echo "our restore of $NEW_NAME's archive vs of our dump's, same tree; ratio $NEW_NAME's / ours:"
+	PAIR_COLS="$NEW_NAME's archive | our archive"
+	bench_pair "-r of $NEW_NAME's archive vs ours" \
+	    "bench_fresh_fs $WORK/target.img $M $((MB + MB / 2 + 64)); sync" \
+	    "cd $M && $OUR_RESTORE -r -f $WORK/big.new" \
+	    "cd $M && $OUR_RESTORE -r -f $WORK/big.ours"
+	PAIR_COLS=
+fi
 bench_fresh_fs_done
 rm -f "$WORK/target.img"
 bench_pair "-r ${MB} MB, reused dir, until on disk" "rm -rf $T; mkdir $T; sync" \
@@ -88,4 +108,13 @@ rm -rf "$WORK/many"
 bench_pair "-t ${NFILES} files" ":" \
     "$OUR_RESTORE -t -f $WORK/many.dump" "$REF_RESTORE -t -f $WORK/many.dump" \
     "$NEW_RESTORE -t -f $WORK/many.dump"
+if [ -n "$HAVE_NEW" ]; then
+	"$OUR_DUMP" -0 -f "$WORK/many.ours" "$DEV2" 2>/dev/null
+	"$NEW_DUMP" -0 -f "$WORK/many.new" "$DEV2" 2>/dev/null
+	PAIR_COLS="$NEW_NAME's archive | our archive"
+	echo "our restore of $NEW_NAME's archive vs of our dump's; ratio $NEW_NAME's / ours:"
+	bench_pair "-t of $NEW_NAME's archive vs ours" ":" \
+	    "$OUR_RESTORE -t -f $WORK/many.new" "$OUR_RESTORE -t -f $WORK/many.ours"
+	PAIR_COLS=
+fi
 echo "load at the end: $(cut -d" " -f1-3 /proc/loadavg)"
