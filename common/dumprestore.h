@@ -34,6 +34,10 @@
 #define RESTORE_DIRBLKSIZ 1024 /* block size restore validates */
 #define DUMP_MAXNAMLEN	  255
 #define XATTR_MAXSIZE	  4096 /* largest EA payload restore takes */
+#define XATTR_VALUE_MAX	  65536 /* largest EA value (Linux's limit) */
+/* Largest tail of an EA record: one value kept in an EA inode, with the
+ * header of its EA block and its entry (doc/format.md 8.4). */
+#define XATTR_TAIL_MAX (XATTR_VALUE_MAX + 2 * TP_BSIZE)
 
 #define EXT2_XATTR_MAGIC  0xEA020000u /* EA block magic */
 #define EXT2_XATTR_MAGIC2 0xEA020001u /* in-inode EA payload on tape */
@@ -57,6 +61,9 @@
 /* ext4's inline-data inode flag as archived in di_flags: the content is
  * in the inode (doc/format.md 5.5). */
 #define TAPE_INLINE_DATA_FL 0x10000000u
+/* ext4's flag of an inode that holds the value of another inode's EA
+ * (doc/format.md 8.5). */
+#define TAPE_EA_INODE_FL 0x00200000u
 
 /* c_extattributes values. */
 #define EXT_REGULAR	  0

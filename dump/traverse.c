@@ -127,6 +127,8 @@ map_inode(const struct dump_opts *o, const struct dump_fs *dfs, time_t ddate,
 		why = "";
 	else if ((in->i_flags & EXT2_NODUMP_FL) && o->level >= o->honor_level)
 		why = " (nodump attribute)";
+	else if (in->i_flags & EXT4_EA_INODE_FL)
+		why = ""; /* a value of another inode's EA, dumped there */
 	if (ino == EXT2_ROOT_INO)
 		why = NULL;
 	if (isdir)
