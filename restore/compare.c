@@ -477,6 +477,7 @@ compare_run(char **names, int nnames)
 	sym_debug_level0();
 	select_names(names, nnames);
 	walk_inodes(&compare_walk);
+	ndiffs += ea_late_diffs();
 	compare_dirs();
 	msg_verbose("Check the symbol table.\n");
 	tape_drain();

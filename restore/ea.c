@@ -1,5 +1,5 @@
 /*
- * ea.c - extended attributes: read EA records, walk their payload, set or
+ * ea.c - extended attributes: walk the payloads of EA records, set or
  * compare each attribute.
  *
  * A payload is an ext4 EA block (magic 0xEA020000, values at block
@@ -8,6 +8,12 @@
  * the payload before use.  POSIX ACLs are stored in the ext4 on-disk form
  * and converted here to the kernel's xattr form before lsetxattr.  All
  * on-disk integers are little-endian whatever the dumping host was.
+ *
+ * An entry may name an EA inode instead of holding its value: 0.4b56
+ * archives that inode as a nameless file, often after the files that
+ * use it (8.5).  Its value is taken from eainode.c when it came already;
+ * otherwise the set or compare waits in a list until the walk brings it
+ * (ea_resolve) or ends without it (ea_walk_done).
  */
 #include <endian.h>
 #include <err.h>
@@ -35,74 +41,8 @@
 #define ACL_UNDEFINED_ID  0xffffffffu
 /* Widest form of one byte of a value in a message: "\ooo". */
 #define VALUE_ESC_LEN 4
-
-struct eabuf {
-	unsigned char *p;
-	size_t len;
-	bool toobig;
-};
-
-static void
-ea_data(const unsigned char *blk, size_t n, void *arg)
-{
-	struct eabuf *b = arg;
-
-	if (b->toobig)
-		return;
-	if (b->len + n > EA_MAX_PAYLOAD) {
-		b->toobig = true;
-		return;
-	}
-	memcpy(b->p + b->len, blk, n);
-	b->len += n;
-}
-
-/* Consume the EA records that follow inode ino; keep them in out (may be
- * NULL to discard). */
-void
-ea_read_records(uint32_t ino, struct ealist *out)
-{
-	if (out != NULL)
-		out->ino = ino;
-	while (curhdr.s_spcl.c_type == TS_INODE &&
-	       (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) &&
-	       curhdr.s_spcl.c_inumber == ino) {
-		struct eabuf b = {NULL, 0, false};
-
-		if (out == NULL || out->n >= 2) {
-			tape_skipfile();
-			continue;
-		}
-		/* Refuse what the header announces before reading any of
-		 * it, with 0.4b47's words (doc/format.md 8.3). */
-		if (curhdr.s_spcl.c_dinode.di_size > EA_MAX_PAYLOAD) {
-			rmsg(
-			    "EA size too big (%llu)\n",
-			    (unsigned long long)curhdr.s_spcl.c_dinode.di_size);
-			tape_skipfile();
-			continue;
-		}
-		b.p = xmalloc(EA_MAX_PAYLOAD);
-		(void)tape_getfile(ea_data, NULL, &b);
-		if (b.toobig) {
-			rmsg("EA size too big (inode %lu)\n",
-			     (unsigned long)ino);
-			free(b.p);
-			continue;
-		}
-		out->payload[out->n] = b.p;
-		out->len[out->n] = b.len;
-		out->n++;
-	}
-}
-
-void
-ea_free(struct ealist *ea)
-{
-	for (size_t i = 0; i < ea->n; i++)
-		free(ea->payload[i]);
-	ea->n = 0;
-}
+/* Bytes of a value over EA_MAX_PAYLOAD shown in a message. */
+#define VALUE_SHOW_MAX 64
 
 static uint16_t
 get16(const unsigned char *p)
@@ -162,8 +102,8 @@ acl_convert(const unsigned char *in, size_t len, unsigned char *out,
 	return o;
 }
 
-/* Attributes of an index this restore does not know, skipped, and
- * payloads that could not be walked to their end. */
+/* Attributes of an index this restore does not know, skipped, records
+ * that could not be read or walked to their end, values missing. */
 static unsigned long nskipped;
 
 unsigned long
@@ -172,12 +112,19 @@ ea_skipped(void)
 	return nskipped;
 }
 
+void
+ea_count_error(void)
+{
+	nskipped++;
+}
+
 /* One entry of a payload, its offsets checked against the payload. */
 struct ea_entry {
 	unsigned nlen, idx;
 	const char *name; /* nlen bytes, not terminated */
-	const unsigned char *val;
+	const unsigned char *val; /* NULL: in EA inode inum */
 	size_t vsize;
+	uint32_t inum;
 };
 
 /* Where the entries of payload p start: 0 for an unknown magic. */
@@ -196,8 +143,8 @@ ea_first_entry(const unsigned char *p, size_t len)
 /*
  * Decode the entry at *off of a payload whose entries start at first,
  * and move *off to the next.  1: an entry; 0: the end of the list; -1: an
- * entry that does not fit the payload, or whose value lives in another
- * inode (ea_inode), which the archive does not carry.
+ * entry that does not fit the payload, or names an EA inode for a value
+ * larger than any EA value.
  */
 static int
 ea_entry_next(const unsigned char *p, size_t len, size_t first, size_t *off,
@@ -212,11 +159,13 @@ ea_entry_next(const unsigned char *p, size_t len, size_t first, size_t *off,
 	if (o + EA_ENTRY_HDR + e->nlen > len)
 		return -1;
 	voff = get16(p + o + 2);
+	e->inum = get32(p + o + 4);
 	e->vsize = get32(p + o + 8);
-	if (get32(p + o + 4) != 0 || vbase + voff + e->vsize > len)
+	if (e->inum != 0 ? e->vsize > XATTR_VALUE_MAX
+			 : vbase + voff + e->vsize > len)
 		return -1;
 	e->name = (const char *)p + o + EA_ENTRY_HDR;
-	e->val = p + vbase + voff;
+	e->val = e->inum != 0 ? NULL : p + vbase + voff;
 	*off = o + ((EA_ENTRY_HDR + e->nlen + 3) & ~(size_t)3);
 	return 1;
 }
@@ -236,14 +185,14 @@ is_inline_data(const struct ea_entry *e)
 const unsigned char *
 ea_inline_data(const struct ealist *ea, size_t *len)
 {
-	for (size_t i = 0; i < ea->n; i++) {
+	for (size_t i = 0; i < EA_SLOT_BIG; i++) {
 		const unsigned char *p = ea->payload[i];
 		size_t first = ea_first_entry(p, ea->len[i]), off = first;
 		struct ea_entry e;
 
-		while (first != 0 &&
+		while (p != NULL && first != 0 &&
 		       ea_entry_next(p, ea->len[i], first, &off, &e) > 0)
-			if (is_inline_data(&e)) {
+			if (is_inline_data(&e) && e.val != NULL) {
 				*len = e.vsize;
 				return e.val;
 			}
@@ -251,16 +200,71 @@ ea_inline_data(const struct ealist *ea, size_t *len)
 	return NULL;
 }
 
+/* Turn an ACL value into the kernel's form in *conv; 0 if malformed. */
+static size_t
+acl_to_xattr(const void *val, size_t vsize, unsigned char **conv)
+{
+	*conv = xrealloc(*conv, vsize * 2 + 8);
+	return acl_convert(val, vsize, *conv, vsize * 2 + 8);
+}
+
+static bool
+is_acl_name(const char *name)
+{
+	return strcmp(name, "system.posix_acl_access") == 0 ||
+	    strcmp(name, "system.posix_acl_default") == 0;
+}
+
+/* Set once the walk over the inodes ended: a value from an EA inode not
+ * seen by then is not on the archive. */
+static bool walk_over;
+/* Values from EA inodes that could not be had. */
+static unsigned long nmissing;
+
 /*
- * Walk one payload and call fn(name, value, len, arg) for each attribute.
- * An attribute of an unknown index (9, the fscrypt context of an
- * encrypted inode, which only the kernel may set) is reported and
- * skipped; the others are still set.  Returns the number of attributes
- * seen, or -1 if the walk stopped at a bad entry (after reporting it).
+ * The value of entry e, kept in EA inode e->inum: *val NULL while the
+ * walk may still bring it.  false (reported) when it cannot come.
+ */
+static bool
+big_value(const struct ea_entry *e, const char *path, const char *name,
+	  const void **val)
+{
+	size_t have;
+
+	*val = eai_value(e->inum, &have);
+	if (*val != NULL && have != e->vsize) {
+		rmsg("%s: EA %s: EA inode %lu holds %zu bytes, not %zu\n", path,
+		     name, (unsigned long)e->inum, have, e->vsize);
+		nskipped++;
+		nmissing++;
+		return false;
+	}
+	if (*val == NULL && walk_over) {
+		rmsg("%s: EA %s: its value (EA inode %lu) is not on the "
+		     "archive\n",
+		     path, name, (unsigned long)e->inum);
+		nskipped++;
+		nmissing++;
+		return false;
+	}
+	return true;
+}
+
+/* What is called for each attribute: val NULL while the value waits in
+ * EA inode inum (ea_resolve). */
+typedef int (*ea_fn)(const char *name, const void *val, size_t len,
+		     uint32_t inum, void *arg);
+
+/*
+ * Walk one payload and call fn for each attribute.  An attribute of an
+ * unknown index (9, the fscrypt context of an encrypted inode, which only
+ * the kernel may set) is reported and skipped; the others are still set.
+ * Returns the number of attributes seen, or -1 if the walk stopped at a
+ * bad entry (after reporting it).
  */
 static int
 ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
-	int (*fn)(const char *, const void *, size_t, void *), void *arg)
+	ea_fn fn, void *arg)
 {
 	size_t first = ea_first_entry(p, len), off = first, at = first;
 	int count = 0, r = 0;
@@ -307,14 +311,16 @@ ea_walk(const unsigned char *p, size_t len, const char *path, uint32_t ino,
 			continue;
 		snprintf(name, sizeof(name), "%s%.*s", prefix, (int)e.nlen,
 			 e.name);
-		if (e.idx == 2 || e.idx == 3) {
-			conv = xrealloc(conv, vsize * 2 + 8);
-			vsize = acl_convert(val, vsize, conv, vsize * 2 + 8);
-			if (vsize == 0)
+		if (e.inum != 0 && !big_value(&e, path, name, &val)) {
+			count++; /* it is one of the archived set */
+			continue;
+		}
+		if (val != NULL && (e.idx == 2 || e.idx == 3)) {
+			if ((vsize = acl_to_xattr(val, vsize, &conv)) == 0)
 				goto bad;
 			val = conv;
 		}
-		if (fn(name, val, vsize, arg) != 0)
+		if (fn(name, val, vsize, e.inum, arg) != 0)
 			break;
 		count++;
 	}
@@ -327,6 +333,45 @@ bad:
 	rmsg("%s: malformed EA entry at offset %zu\n", path, at);
 	free(conv);
 	return -1;
+}
+
+/*
+ * Walk every payload of ea: the two records, then each EA block that
+ * brought a value from an EA inode (earead.c frames them).  Returns the
+ * attributes seen; *whole is cleared if a walk stopped early.
+ */
+static int
+ea_walk_all(const struct ealist *ea, const char *path, ea_fn fn, void *arg,
+	    bool *whole)
+{
+	const unsigned char *big = ea->payload[EA_SLOT_BIG];
+	size_t blen = ea->len[EA_SLOT_BIG], off = 0;
+	int count = 0, n;
+	uint32_t l;
+
+	*whole = true;
+	for (size_t i = 0; i < EA_SLOT_BIG; i++) {
+		if (ea->payload[i] == NULL)
+			continue;
+		n = ea_walk(ea->payload[i], ea->len[i], path, ea->ino, fn, arg);
+		if (n < 0)
+			*whole = false;
+		else
+			count += n;
+	}
+	while (big != NULL && blen - off >= sizeof(l)) {
+		memcpy(&l, big + off, sizeof(l));
+		off += sizeof(l);
+		if (l > blen - off)
+			break; /* cannot be: earead.c wrote it */
+		n = ea_walk(big + off, l, path, ea->ino, fn, arg);
+		if (n < 0)
+			*whole = false;
+		else
+			count += n;
+		off += ((size_t)l + 3) & ~(size_t)3;
+	}
+	return count;
 }
 
 struct setctx {
@@ -362,40 +407,85 @@ static char *
 value_text(const void *val, size_t len)
 {
 	const unsigned char *v = val;
-	char *s = xreallocarray(NULL, len + 1, VALUE_ESC_LEN);
-	size_t o = 0;
+	/* Values from EA inodes (up to 64 KiB) are cut in messages. */
+	size_t show = len > EA_MAX_PAYLOAD ? VALUE_SHOW_MAX : len;
+	char *s = xreallocarray(NULL, show + 4, VALUE_ESC_LEN);
+	size_t o = 0, i;
 
-	for (size_t i = 0; i < len && v[i] != '\0'; i++) {
+	for (i = 0; i < show && v[i] != '\0'; i++) {
 		if (v[i] >= ' ' && v[i] < 0x7f)
 			s[o++] = (char)v[i];
 		else
 			o += (size_t)sprintf(s + o, "\\%03o", v[i]);
 	}
+	if (i == show && show < len)
+		o += (size_t)sprintf(s + o, "...");
 	s[o] = '\0';
 	return s;
 }
 
 /*
- * A value that cannot be set is reported in 0.4b47's words, but unlike
- * 0.4b47 (which drops the rest of the record after one failure) the
- * walk goes on: one unsupported namespace must not cost the others.
+ * Set one value on fd, or when it is -1 on target.  A value that cannot
+ * be set is reported in 0.4b47's words, but unlike 0.4b47 (which drops
+ * the rest of the record after one failure) the walk goes on: one
+ * unsupported namespace must not cost the others.  A target without
+ * attributes (ENOTSUP) only costs the message, as in 0.4b47; a value
+ * too large for a target that has them is lost data: exit non-zero.
  */
+static void
+put_value(int fd, const char *target, const char *path, const char *name,
+	  const void *val, size_t len)
+{
+	if ((fd >= 0 ? fsetxattr(fd, name, val, len, 0)
+		     : lsetxattr(target, name, val, len, 0)) != 0) {
+		int e = errno;
+		char *t = value_text(val, len);
+
+		if (e == ENOSPC || e == E2BIG || e == ERANGE)
+			nskipped++;
+		errno = e;
+		warn("%s: EA set %s:%s failed", path, name, t);
+		free(t);
+	}
+}
+
+/* The sets and compares waiting for the EA inode that holds the value. */
+struct pending {
+	char *path, *name;
+	uint32_t inum;
+	size_t size;
+	bool cmp;
+};
+static struct pending *pend;
+static size_t npend;
+/* Differences found by the compares that waited (ea_late_diffs). */
+static int late_diffs;
+
+static void
+defer(const char *path, const char *name, uint32_t inum, size_t size, bool cmp)
+{
+	struct pending *p;
+
+	pend = xreallocarray(pend, npend + 1, sizeof(*pend));
+	p = &pend[npend++];
+	p->path = xstrdup(path);
+	p->name = xstrdup(name);
+	p->inum = inum;
+	p->size = size;
+	p->cmp = cmp;
+}
+
 static int
-set_one(const char *name, const void *val, size_t len, void *arg)
+set_one(const char *name, const void *val, size_t len, uint32_t inum, void *arg)
 {
 	struct setctx *c = arg;
 
 	c->names = xreallocarray(c->names, c->nnames + 1, sizeof(*c->names));
 	c->names[c->nnames++] = xstrdup(name);
-	if ((c->fd >= 0 ? fsetxattr(c->fd, name, val, len, 0)
-			: lsetxattr(c->target, name, val, len, 0)) != 0) {
-		int e = errno;
-		char *t = value_text(val, len);
-
-		errno = e;
-		warn("%s: EA set %s:%s failed", c->path, name, t);
-		free(t);
-	}
+	if (val == NULL)
+		defer(c->path, name, inum, len, false);
+	else
+		put_value(c->fd, c->target, c->path, name, val, len);
 	return 0;
 }
 
@@ -459,12 +549,12 @@ ea_apply(const struct ealist *ea, int fd, const char *target, const char *path,
 	 bool fresh)
 {
 	struct setctx c = {fd, target, path, NULL, 0};
-	bool whole = true;
+	unsigned long before = nmissing;
+	bool whole;
 
-	for (size_t i = 0; i < ea->n; i++)
-		if (ea_walk(ea->payload[i], ea->len[i], path, ea->ino, set_one,
-			    &c) < 0)
-			whole = false;
+	(void)ea_walk_all(ea, path, set_one, &c, &whole);
+	if (nmissing != before)
+		whole = false; /* a value missing: keep what the disk has */
 	if (whole && !fresh)
 		drop_stale(&c);
 	for (size_t i = 0; i < c.nnames; i++)
@@ -480,28 +570,28 @@ struct cmpctx {
 /*
  * One archived attribute against the disk, with 0.4b47's messages: a
  * missing attribute is a failed lgetxattr, a different one shows both
- * values.  Each counts as one difference (0.4b47 stops at the first of
- * a record; we report them all).
+ * values.  Returns 1 for a difference (0.4b47 stops at the first of a
+ * record; we report them all).
  */
 static int
-cmp_one(const char *name, const void *val, size_t len, void *arg)
+cmp_value(const char *target, const char *path, const char *name,
+	  const void *val, size_t len)
 {
-	struct cmpctx *c = arg;
-	ssize_t n = lgetxattr(c->target, name, NULL, 0);
+	ssize_t n = lgetxattr(target, name, NULL, 0);
 	char *disk = NULL, *t, *d;
+	int diff = 0;
 
 	if (n >= 0) {
 		disk = xmalloc((size_t)n + 1);
-		n = lgetxattr(c->target, name, disk, (size_t)n + 1);
+		n = lgetxattr(target, name, disk, (size_t)n + 1);
 	}
 	if (n < 0) {
 		/* ERANGE: it grew between the two calls; still a change. */
 		if (errno != ERANGE) {
-			warn("%s: EA compare lgetxattr for %s failed", c->path,
+			warn("%s: EA compare lgetxattr for %s failed", path,
 			     name);
-			c->diffs++;
 			free(disk);
-			return 0;
+			return 1;
 		}
 		n = 0;
 	}
@@ -510,12 +600,24 @@ cmp_one(const char *name, const void *val, size_t len, void *arg)
 		d = value_text(disk, (size_t)n);
 		rmsg("%s: EA %s value changed from %s on tape to "
 		     "%s on disk\n",
-		     c->path, name, t, d);
+		     path, name, t, d);
 		free(t);
 		free(d);
-		c->diffs++;
+		diff = 1;
 	}
 	free(disk);
+	return diff;
+}
+
+static int
+cmp_one(const char *name, const void *val, size_t len, uint32_t inum, void *arg)
+{
+	struct cmpctx *c = arg;
+
+	if (val == NULL)
+		defer(c->path, name, inum, len, true);
+	else
+		c->diffs += cmp_value(c->target, c->path, name, val, len);
 	return 0;
 }
 
@@ -524,17 +626,11 @@ int
 ea_compare(const struct ealist *ea, const char *target, const char *path)
 {
 	struct cmpctx c = {target, path, 0};
-	int count = 0;
+	bool whole;
+	int count = ea_walk_all(ea, path, cmp_one, &c, &whole);
 	ssize_t disk;
 	char *names;
 
-	for (size_t i = 0; i < ea->n; i++) {
-		int n = ea_walk(ea->payload[i], ea->len[i], path, ea->ino,
-				cmp_one, &c);
-
-		if (n > 0)
-			count += n;
-	}
 	disk = llistxattr(target, NULL, 0);
 	if (disk > 0) {
 		int ndisk = 0;
@@ -559,4 +655,85 @@ ea_compare(const struct ealist *ea, const char *target, const char *path)
 		c.diffs++;
 	}
 	return c.diffs;
+}
+
+/* Set or compare one waiting attribute now that its value came. */
+static void
+resolve_one(const struct pending *p, const unsigned char *val, size_t have)
+{
+	const char *target = fd_name_path(target_fd, p->path);
+	unsigned char *conv = NULL;
+	size_t len = have;
+	const void *v = val;
+
+	if (have != p->size) {
+		rmsg("%s: EA %s: EA inode %lu holds %zu bytes, not %zu\n",
+		     p->path, p->name, (unsigned long)p->inum, have, p->size);
+		nskipped++;
+		return;
+	}
+	if (is_acl_name(p->name)) {
+		if ((len = acl_to_xattr(val, have, &conv)) == 0) {
+			rmsg("%s: EA %s: malformed ACL in EA inode %lu\n",
+			     p->path, p->name, (unsigned long)p->inum);
+			nskipped++;
+			free(conv);
+			return;
+		}
+		v = conv;
+	}
+	if (p->cmp)
+		late_diffs += cmp_value(target, p->path, p->name, v, len);
+	else
+		put_value(-1, target, p->path, p->name, v, len);
+	free(conv);
+}
+
+/* EA inode inum came (eainode.c keeps it): do what waited for it. */
+void
+ea_resolve(uint32_t inum)
+{
+	const unsigned char *val;
+	size_t have, i = 0;
+
+	if ((val = eai_value(inum, &have)) == NULL)
+		return;
+	while (i < npend) {
+		if (pend[i].inum != inum) {
+			i++;
+			continue;
+		}
+		resolve_one(&pend[i], val, have);
+		free(pend[i].path);
+		free(pend[i].name);
+		pend[i] = pend[--npend];
+	}
+}
+
+/* The walk over the inodes ended: what still waits cannot be done. */
+void
+ea_walk_done(void)
+{
+	walk_over = true;
+	for (size_t i = 0; i < npend; i++) {
+		rmsg("%s: EA %s: its value (EA inode %lu) is not on the "
+		     "archive\n",
+		     pend[i].path, pend[i].name, (unsigned long)pend[i].inum);
+		nskipped++;
+		free(pend[i].path);
+		free(pend[i].name);
+	}
+	free(pend);
+	pend = NULL;
+	npend = 0;
+}
+
+/* Differences that the compares which waited found since the last call. */
+int
+ea_late_diffs(void)
+{
+	int n = late_diffs;
+
+	late_diffs = 0;
+	return n;
 }

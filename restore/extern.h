@@ -35,10 +35,20 @@ void dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 void ea_apply(const struct ealist *ea, int fd, const char *target,
 	      const char *path, bool fresh);
 int ea_compare(const struct ealist *ea, const char *target, const char *path);
-void ea_free(struct ealist *ea);
 const unsigned char *ea_inline_data(const struct ealist *ea, size_t *len);
-void ea_read_records(uint32_t ino, struct ealist *out);
 unsigned long ea_skipped(void);
+void ea_count_error(void);
+void ea_resolve(uint32_t inum);
+void ea_walk_done(void);
+int ea_late_diffs(void);
+
+/* earead.c */
+void ea_free(struct ealist *ea);
+void ea_read_records(uint32_t ino, struct ealist *out);
+
+/* eainode.c */
+void eai_read(const struct inoattr *a);
+const unsigned char *eai_value(uint32_t ino, size_t *len);
 
 /* extract.c */
 void extract_dirmodes(bool root);

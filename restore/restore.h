@@ -14,8 +14,13 @@
 #include "dumprestore.h"
 #include "exitcodes.h"
 
-/* Largest EA payload we accept per record (doc/format.md 8.3). */
+/* Largest EA payload we accept per record (doc/format.md 8.3), and
+ * largest record with the tail that may follow it (8.4). */
 #define EA_MAX_PAYLOAD XATTR_MAXSIZE
+#define EA_MAX_RECORD  (EA_MAX_PAYLOAD + XATTR_TAIL_MAX)
+/* Most bytes of values from EA inodes kept for one inode, and for
+ * 0.4b56's archived EA inodes all together (eainode.c). */
+#define EA_MAX_BIG (64 * 1024 * 1024)
 /* Longest symbolic link target we restore (PATH_MAX without the NUL). */
 #define SYMLINK_MAX 4095
 /* Largest bitmap (TS_CLRI/TS_BITS) we keep: 2^32 inodes / 8. */
@@ -66,11 +71,16 @@ struct inoattr {
 	bool metaonly;
 };
 
-/* Extended attributes of one inode, from its EA records. */
+/* Extended attributes of one inode, from its EA records: the in-inode
+ * and block payloads in the first two slots, and in EA_SLOT_BIG the EA
+ * blocks that carry values from EA inodes (doc/format.md 8.4), one
+ * after the other, each behind its length (ea.c). */
+#define EA_SLOTS    3
+#define EA_SLOT_BIG 2
 struct ealist {
-	size_t n;
-	unsigned char *payload[2]; /* at most two records per inode */
-	size_t len[2];
+	size_t n; /* records kept */
+	unsigned char *payload[EA_SLOTS];
+	size_t len[EA_SLOTS];
 	uint32_t ino; /* for messages */
 };
 

@@ -361,7 +361,9 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 {
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	uint64_t left = curhdr.s_spcl.c_dinode.di_size;
-	/* EA payloads are read whole whatever the map says. */
+	/* EA payloads are read whole whatever the map says, and handed
+	 * over block by block, beyond di_size too: a value from an EA
+	 * inode follows there (doc/format.md 8.4). */
 	bool ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
 	bool ended = false;
 
@@ -400,7 +402,9 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 					ended = true;
 					break;
 				}
-				if (n > 0 && data != NULL)
+				if (ea && data != NULL)
+					data(p, TP_BSIZE, arg);
+				else if (n > 0 && data != NULL)
 					data(p, n, arg);
 				left -= n;
 			}

@@ -6,7 +6,8 @@
  * An inode with no such name -- or a directory (pass III read those), or
  * an EA record with no inode before it -- is skipped together with its
  * EA records; the caller's visitor handles the rest and must consume the
- * inode's body and its EA records itself.  The walk ends at the first
+ * inode's body and its EA records itself.  A nameless EA inode is kept
+ * for the attributes whose value it holds (eainode.c).  The walk ends at the first
  * header that is not an inode (TS_END or the end of the input).
  */
 #include <sys/stat.h>
@@ -33,10 +34,18 @@ walk_inodes(const struct walk_ops *ops)
 			 * names; an orphan EA record names nothing. */
 			if (!orphan_ea && ops->skipped != NULL)
 				ops->skipped(&a);
-			tape_skipfile();
+			if (!orphan_ea && (a.flags & TAPE_EA_INODE_FL) &&
+			    (a.mode & S_IFMT) == S_IFREG) {
+				/* 0.4b56 archives the values of large EAs
+				 * so (doc/format.md 8.5). */
+				eai_read(&a);
+				ea_resolve(a.ino);
+			} else
+				tape_skipfile();
 			ea_read_records(a.ino, NULL);
 			continue;
 		}
 		ops->visit(e, &a);
 	}
+	ea_walk_done();
 }

@@ -13,9 +13,10 @@ trees compare equal with every value (manifest hashes, getfattr hex
 dumps, getfacl).  restore -C passes, then names the file whose value
 changed, whose attribute vanished or whose ACL changed; -x of one file
 or directory brings its attributes.  A target that cannot hold the
-attributes (ramfs; an ext4 with 1 KiB blocks and 128-byte inodes) gets
-a message per attribute in 0.4b47 words and exit 0, and the attributes
-after a failing one still arrive (0.4b47 drops the rest of the record).
+attributes gets a message per attribute in 0.4b47 words (ramfs: exit
+0; an ext4 with 1 KiB blocks and 128-byte inodes, too small for one
+value: exit 1), and the attributes after a failing one still arrive
+(0.4b47 drops the rest of the record).
 An incremental carries attribute-only changes (a value changed, one
 removed from a directory); 1024-byte inodes with metadata_csum and
 64bit go both ways too.'
@@ -300,10 +301,11 @@ test_expect_success $P 'ramfs: restore 0.4b47 reports the same way and exits 0 t
 
 # ext4 with 1 KiB blocks and 128-byte inodes cannot hold a 3000-byte
 # value: the EA set of user.big fails, trusted.after (after it in the
-# same EA block record) must still be set.
+# same EA block record) must still be set, and the value lost makes the
+# exit status 1.
 test_expect_success $P 'a value the target cannot hold is reported, the next ones still set' '
 	newfs small.img sm "-b 1024 -I 128 -O ^metadata_csum,^64bit" &&
-	(cd sm && "$RESTORE" -r -y -f ../ref.dump) >sm.out 2>sm.err &&
+	(cd sm && test_must_fail "$RESTORE" -r -y -f ../ref.dump) >sm.out 2>sm.err &&
 	grep "^restore: \./f\.spill: EA set user\.big:xxxx*x failed: " sm.err &&
 	test "$(getfattr --only-values -n trusted.after sm/f.spill)" = after &&
 	test "$(getfattr --only-values -n user.fill sm/f.spill)" = "$(head -c 64 /dev/zero | tr "\\0" m)" &&
