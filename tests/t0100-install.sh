@@ -313,13 +313,15 @@ test_expect_success MANDOC 'manual pages pass mandoc -T lint' '
 	mandoc -T lint -W style "$TOP/dump/dump.8" "$TOP/restore/restore.8"
 '
 
+# An option's entry starts ".B \-x" or, beside its long name,
+# "\fB\-x\fR, \fB\-\-name\fR".
 test_expect_success 'manual pages name every option of the usage' '
 	for o in a B b c d D e E f F h I j L m M q S s T u v W w y z; do
-		grep -q "^\.B[IR]* *\\\\-$o" "$TOP/dump/dump.8" ||
+		grep -Eq "^(\.B[IR]* *|\\\\fB)\\\\-$o" "$TOP/dump/dump.8" ||
 		{ echo "dump.8 lacks -$o"; return 1; }
 	done &&
 	for o in a b C d D f F h L m M N o r s t T u v x X y 0; do
-		grep -q "^\.B[IR]* *\\\\-$o" "$TOP/restore/restore.8" ||
+		grep -Eq "^(\.B[IR]* *|\\\\fB)\\\\-$o" "$TOP/restore/restore.8" ||
 		{ echo "restore.8 lacks -$o"; return 1; }
 	done
 '

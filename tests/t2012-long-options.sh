@@ -263,10 +263,10 @@ test_expect_success ROOT,LOOP,OURRESTORE '--archive-file, --QFAfile as -A, -Q' '
 '
 
 test_expect_success ROOT,LOOP,OURRESTORE,PYTHON 'restore -x and -r: long names extract as the letters' '
-	mkdir x1 x2 x3 x4 r1 r2 tmp &&
-	(cd x1 && "$RESTORE" -x -a -o -u -T ../tmp -f ../k1.dump ./d ./top) &&
+	mkdir x1 x2 x3 x4 r1 r2 tdir &&
+	(cd x1 && "$RESTORE" -x -a -o -u -T ../tdir -f ../k1.dump ./d ./top) &&
 	(cd x2 && "$RESTORE" -x --no-ask-volume --set-curr-dir-perms \
-		--unlink-existing --tmp-dir ../tmp --input-file ../k1.dump ./d ./top) &&
+		--unlink-existing --tmp-dir ../tdir --input-file ../k1.dump ./d ./top) &&
 	manifest x1 >x1.man && manifest x2 >x2.man && test_cmp x1.man x2.man &&
 	grep "^d/e/f	" x2.man &&
 	(cd x3 && "$RESTORE" -x -a -o -m -f ../k1.dump ./d/e/f) &&
