@@ -34,6 +34,7 @@
 
 static int cmpfd = -1;
 static long ndiffs;
+static unsigned long nclashes; /* names the archive contradicts */
 
 static void
 count_diff(void)
@@ -440,7 +441,35 @@ compare_dirs(void)
 	}
 }
 
-static const struct walk_ops compare_walk = {selected_name, compare_leaf, NULL};
+/* The name a non-directory inode is compared under: a leaf.  A name
+ * the tree holds as a directory (the root above all, which has no
+ * parent to look it up in) names no file to compare with. */
+static struct entry *
+leaf_name(uint32_t ino)
+{
+	struct entry *e = selected_name(ino);
+
+	while (e != NULL && !((e->flags & EF_SELECTED) && e->type == E_LEAF))
+		e = e->links;
+	return e;
+}
+
+/* As -r and -x: an inode named as a directory came as something else. */
+static void
+type_clash(const struct inoattr *a)
+{
+	struct entry *e = selected_name(a->ino);
+
+	if (e == NULL || e->type != E_NODE || (a->mode & S_IFMT) == S_IFDIR)
+		return;
+	rmsg("%s: named as a directory but inode %lu on tape has mode 0%o; "
+	     "not compared\n",
+	     sym_path(e), (unsigned long)a->ino, a->mode);
+	nclashes++;
+}
+
+static const struct walk_ops compare_walk = {leaf_name, compare_leaf,
+					     type_clash};
 
 static void
 open_cmpdir(void)
@@ -493,5 +522,7 @@ compare_run(char **names, int nnames)
 	}
 	/* As -r and -x: entries refused and attributes skipped were not
 	 * compared, so the result is incomplete. */
-	return dirs_refused() > 0 || ea_skipped() > 0 ? R_ERROR : R_SUCCESS;
+	return dirs_refused() > 0 || ea_skipped() > 0 || nclashes > 0
+	    ? R_ERROR
+	    : R_SUCCESS;
 }

@@ -146,6 +146,55 @@ do
 	"
 done
 
+# The root inode comes as a regular file: nothing has a name, and -C,
+# like the others, must say so rather than compare "." as a file.
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL 'setup: a root inode that is a file' '
+	"$TAPETOOL" set base.dump rootfile.dump "$root" di_mode 0100644 &&
+	"$TAPETOOL" list rootfile.dump | grep "^$root TS_INODE 2 .* 0100644 "
+'
+
+rootfile_says="Root directory is not on tape
+.: named as a directory but inode 2 on tape has mode 0100644; not"
+
+for m in r x t
+do
+	test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+		"root inode a file: restore -$m says so and exits 1" "
+		hostile_run $m rootfile.dump &&
+		test \$hostile_rc = 1 &&
+		grep -Fx 'Root directory is not on tape' hostile.err
+	"
+done
+
+# rootfile_compare [USER]: restore -C of rootfile.dump against the
+# source tree, as root or as USER; status in rc, stderr in C.err.
+rootfile_compare() {
+	rc=0 &&
+	chmod a+r rootfile.dump &&
+	${1:+setpriv --reuid=$1 --regid=$1 --clear-groups} \
+		setsid -w timeout -s KILL "$HOSTILE_TIMEOUT" \
+		"$RESTORE" -C -f rootfile.dump -D src >C.out 2>C.err || rc=$?
+	cat C.err &&
+	test $rc = 1 &&
+	test "$(cat C.err)" = "$rootfile_says compared"
+}
+
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+	'root inode a file: restore -C says so and exits 1' '
+	rootfile_compare
+'
+
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+	'root inode a file: restore -C as another user says so and exits 1' '
+	rootfile_compare 65534
+'
+
+test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+	'root inode a file: restore -r names the clash' '
+	hostile_run r rootfile.dump &&
+	test "$(cat hostile.err)" = "$rootfile_says restored"
+'
+
 test_expect_success ROOT,LOOP,ORACLE,TAPETOOL \
 	'no root directory: 0.4b47 -x warns in the same words and goes on' '
 	oracle_run x noroot.dump &&
