@@ -21,6 +21,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,16 +148,17 @@ refuse(uint32_t dino, const char *name, size_t len, uint32_t ino,
 	rmsg("\" (inode %lu): %s\n", (unsigned long)ino, why);
 }
 
-/* Report an entry kept under a shortened name. */
+/* Report an entry kept under another name. */
 static void
-shorten(uint32_t dino, const char *name, size_t len, size_t cut, uint32_t ino)
+kept_as(uint32_t dino, const char *name, size_t len, const char *kept,
+	size_t klen, uint32_t ino, const char *why)
 {
 	nrefused++;
 	rmsg("Directory inode %lu: entry \"", (unsigned long)dino);
 	report_name(name, len, stderr);
 	rmsg("\" (inode %lu) kept as \"", (unsigned long)ino);
-	report_name(name, cut, stderr);
-	fputs("\": NUL inside the name\n", stderr);
+	report_name(kept, klen, stderr);
+	fprintf(stderr, "\": %s\n", why);
 }
 
 static void
@@ -260,12 +262,15 @@ name_ok(uint32_t dino, const char *name, uint8_t len, uint32_t ino,
 	return true;
 }
 
-/* The names kept so far in the directory being read, to refuse a
- * duplicate at once: open addressing over pointers into its image. */
+/* The names kept so far in the directory being read, to find a
+ * duplicate at once: open addressing over pointers into its image, or
+ * into the names made up for duplicates (own, freed with the set). */
 struct nameset {
 	const char **name;
 	uint8_t *len;
 	size_t size, used;
+	char **own;
+	size_t nown;
 };
 
 static size_t
@@ -305,6 +310,59 @@ nameset_add(struct nameset *ns, const char *name, uint8_t len)
 	ns->len[i] = len;
 	ns->used++;
 	return true;
+}
+
+/*
+ * A name for an entry whose name the directory already holds (two
+ * names equal once cut at a NUL, or a damaged directory): the name
+ * with ".dup-INO" (and "-K" until it is free) after it, cut to fit
+ * 255 bytes.  Every inode keeps a name, so no file's data is lost.
+ */
+static const char *
+unique_name(struct nameset *ns, const char *name, uint8_t len, uint32_t ino,
+	    uint8_t *nlen)
+{
+	char sfx[32], *n = xmalloc(NAME_MAX + 1);
+
+	for (unsigned k = 0;; k++) {
+		int sl = k == 0
+		    ? snprintf(sfx, sizeof(sfx), ".dup-%lu", (unsigned long)ino)
+		    : snprintf(sfx, sizeof(sfx), ".dup-%lu-%u",
+			       (unsigned long)ino, k);
+		size_t keep = len;
+
+		if (keep + (size_t)sl > NAME_MAX)
+			keep = NAME_MAX - (size_t)sl;
+		memcpy(n, name, keep);
+		memcpy(n + keep, sfx, (size_t)sl);
+		*nlen = (uint8_t)(keep + (size_t)sl);
+		if (nameset_add(ns, n, *nlen))
+			break;
+	}
+	ns->own = xreallocarray(ns->own, ns->nown + 1, sizeof(*ns->own));
+	ns->own[ns->nown++] = n;
+	return n;
+}
+
+/* Keep an entry whose name is good once cut at *cut: under that name,
+ * or, when the directory holds it already, under a name made up. */
+static void
+keep_entry(uint32_t dino, const struct tape_direct *d, const char *name,
+	   uint8_t cut, struct nameset *seen)
+{
+	const char *kept = name;
+	uint8_t klen = cut;
+
+	if (!nameset_add(seen, name, cut)) {
+		kept = unique_name(seen, name, cut, d->d_ino, &klen);
+		kept_as(dino, name, d->d_namlen, kept, klen, d->d_ino,
+			cut != d->d_namlen
+			    ? "NUL inside the name, and a duplicate name"
+			    : "duplicate name");
+	} else if (cut != d->d_namlen)
+		kept_as(dino, name, d->d_namlen, name, cut, d->d_ino,
+			"NUL inside the name");
+	arena_put(d->d_ino, d->d_type, kept, klen);
 }
 
 /* Validate the entries of one 1 KiB directory block and keep the good
@@ -352,18 +410,8 @@ parse_block(uint32_t dino, unsigned char *blk, size_t len, int *ndots,
 				       "extra \".\" or \"..\" entry");
 			else if (dot || dotdot)
 				; /* structural, rebuilt from the tree */
-			else if (!name_ok(dino, name, d.d_namlen, d.d_ino,
-					  &cut))
-				;
-			else if (!nameset_add(seen, name, cut))
-				refuse(dino, name, d.d_namlen, d.d_ino,
-				       "duplicate name");
-			else {
-				if (cut != d.d_namlen)
-					shorten(dino, name, d.d_namlen, cut,
-						d.d_ino);
-				arena_put(d.d_ino, d.d_type, name, cut);
-			}
+			else if (name_ok(dino, name, d.d_namlen, d.d_ino, &cut))
+				keep_entry(dino, &d, name, cut, seen);
 		}
 		off += d.d_reclen;
 	}
@@ -404,7 +452,7 @@ static void
 read_one_dir(void)
 {
 	struct dirbuf b = {NULL, 0, 0};
-	struct nameset seen = {NULL, NULL, 0, 0};
+	struct nameset seen = {NULL, NULL, 0, 0, NULL, 0};
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	struct dirrec *d;
 	struct inoattr a;
@@ -446,6 +494,9 @@ read_one_dir(void)
 	d->attach_off = NO_ENTRY;
 	free(seen.name);
 	free(seen.len);
+	for (size_t i = 0; i < seen.nown; i++)
+		free(seen.own[i]);
+	free(seen.own);
 	free(b.p);
 	dirindex_put(ndirs);
 	ndirs++;
@@ -480,16 +531,19 @@ dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino)
 /* A directory named in the archive, dumped, but not on it: its subtree
  * is lost.  Counted with the refused entries (the restore is not
  * complete).  A directory left out on purpose (subset dump, -e, nodump)
- * is not in TS_BITS: extraction names it, like any absent inode. */
-void
+ * is not in TS_BITS: extraction names it, like any absent inode.  True
+ * when reported: the inode, dumped, is not a directory on the archive
+ * (its mode was damaged, or its header), and comes as what it is. */
+bool
 dirs_report_missing(const char *path, uint32_t ino, uint8_t type)
 {
 	if (type != DT_TAPE_DIR || dumpprev != 0 ||
 	    !map_test(dumpmap, dumpmap_len, ino))
-		return;
+		return false;
 	nrefused++;
 	rmsg("%s: directory (inode %lu) is not on the tape\n", path,
 	     (unsigned long)ino);
+	return true;
 }
 
 /*
@@ -539,6 +593,24 @@ dirs_attach(void)
 	free(queue);
 }
 
+/* Directories of the archive that no kept entry reaches from the root
+ * (their names were refused, or are in a directory not on the
+ * archive): one line each, as nothing of them is restored or listed.
+ * Without a root, that was said once for all. */
+static void
+report_unreached(void)
+{
+	if (dir_find(ROOTINO) == NULL)
+		return;
+	for (size_t i = 0; i < ndirs; i++)
+		if (!dirs[i].attached) {
+			nrefused++;
+			rmsg("Directory inode %lu has no name reached from "
+			     "the root: left out, with its entries\n",
+			     (unsigned long)dirs[i].ino);
+		}
+}
+
 /* Read pass III: every directory, up to the first other inode. */
 void
 dirs_read(void)
@@ -565,6 +637,7 @@ dirs_read(void)
 		nrefused++;
 	}
 	dirs_attach();
+	report_unreached();
 }
 
 static void
@@ -595,7 +668,12 @@ add_children(struct entry *parent, struct dirrec *d, struct entry ***queue,
 			continue;
 		}
 		if (sub == NULL) {
-			dirs_report_missing(sym_path(e), ino, type);
+			/* A name is kept for its inode whatever it is: a
+			 * directory of empty mode 0700 would hold nothing. */
+			if (dirs_report_missing(sym_path(e), ino, type)) {
+				e->type = E_LEAF;
+				e->flags |= EF_NOTDIR;
+			}
 			continue;
 		}
 		e->dir = sub->info;

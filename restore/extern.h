@@ -29,7 +29,7 @@ bool dirs_kept_name(uint32_t dino, size_t pos, uint32_t ino);
 unsigned char *dirs_load(uint32_t ino, size_t *len);
 unsigned long dirs_refused(void);
 void dirs_read(void);
-void dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
+bool dirs_report_missing(const char *path, uint32_t ino, uint8_t type);
 
 /* ea.c */
 void ea_apply(const struct ealist *ea, int fd, const char *target,

@@ -516,6 +516,9 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	}
 	path = pathcopy;
 	(void)inline_read(&ib, a->ino, &ea);
+	if (e->flags & EF_NOTDIR)
+		rmsg("%s: inode %lu on tape has mode 0%o; restored as that\n",
+		     path, (unsigned long)a->ino, a->mode);
 	if (type == S_IFREG) {
 		fd = restore_regular(dfd, name, path, a, &ib);
 		made = fd >= 0;
@@ -547,16 +550,47 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 	free(pathcopy);
 }
 
-/* An inode the tree names as a directory came as something else: say
- * so rather than drop it silently. */
+/* A directory this run made for e, which is to hold nothing: removed,
+ * so that nothing said not restored is left behind (an empty directory
+ * of mode 0700). */
+static void
+unmake_dir(struct entry *e)
+{
+	int dfd;
+
+	if (!(e->flags & EF_CREATED) || ropt.Nflag || e->parent == NULL)
+		return;
+	dfd = dir_get(e->parent);
+	if (dfd >= 0 && unlinkat(dfd, e->name, AT_REMOVEDIR) != 0)
+		warn("%s: cannot remove", sym_path(e));
+	e->flags &= (uint16_t)~EF_CREATED;
+	e->flags |= EF_BAD;
+}
+
+/* An inode the tree names as a directory came as something else, or an
+ * inode no name reaches from the root (its directory is lost or
+ * damaged) came while everything is extracted: say so rather than drop
+ * it silently. */
 static void
 check_type_clash(const struct inoattr *a)
 {
-	for (struct entry *e = sym_lookup_ino(a->ino); e != NULL; e = e->links)
+	struct entry *e = sym_lookup_ino(a->ino);
+
+	/* Without a root directory, that was said once for all. */
+	if (e == NULL && (a->mode & S_IFMT) != S_IFDIR && !ropt.mflag &&
+	    (sym_root->flags & EF_SELECTED) && dirs_is_dir(ROOTINO)) {
+		rmsg("Inode %lu (mode 0%o) has no name reached from the "
+		     "root: not restored\n",
+		     (unsigned long)a->ino, a->mode);
+		errors++;
+		return;
+	}
+	for (; e != NULL; e = e->links)
 		if (e->type == E_NODE && (e->flags & EF_SELECTED)) {
 			rmsg("%s: named as a directory but inode "
 			     "%lu on tape has mode 0%o; not restored\n",
 			     sym_path(e), (unsigned long)a->ino, a->mode);
+			unmake_dir(e);
 			errors++;
 			return;
 		}
@@ -640,7 +674,9 @@ extract_links(void)
 			continue;
 		p = link_source(e);
 		if (p == NULL) {
-			if (left_out(e))
+			if (e->flags & EF_NOTDIR)
+				; /* reported with the directories */
+			else if (left_out(e))
 				report_absent(e);
 			else if (map_test(dumpmap, dumpmap_len, e->ino)) {
 				report_absent(e);

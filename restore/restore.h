@@ -111,6 +111,7 @@ enum { E_LEAF = 0, E_NODE = 1 };
 #define EF_INPATH   0x100 /* in sym_path()'s last path (symtab.c) */
 #define EF_ACLKNOWN 0x200 /* directory: EF_DEFACL is up to date */
 #define EF_DEFACL   0x400 /* directory has a default ACL (extract.c) */
+#define EF_NOTDIR   0x800 /* named as a directory, not one on the archive */
 struct entry {
 	uint32_t ino;
 	uint8_t type; /* E_LEAF / E_NODE */

@@ -17,7 +17,8 @@ KINDS=${KINDS:-ext2 ext3 ext4}
 
 # What dump 0.4b47 itself loses (known upstream defects, checked in t2000):
 # the 255-byte name (its directory entry is shorter than the name: restore
-# 0.4b47 lists it as "./names/t" plus garbage, ours drops it), and the
+# 0.4b47 lists it as "./names/t" plus garbage, ours drops it and names
+# its inode), and the
 # contents of inline-data files.
 oracle_filter() {
 	grep -Ev "^(names/L{251}\.txt|inline/[^/]*)	" |
@@ -63,14 +64,28 @@ src_manifest() {
 	fi
 }
 
+# lost_names ARCHIVE: what restore -r must say of ARCHIVE: of a 0.4b47
+# one, that the file of the 255-byte name, whose entry it drops, is not
+# restored (and it exits 1).
+lost_names() {
+	if test "$1" = oracle
+	then
+		echo "Inode $(stat -c %i src/names/L*.txt) (mode 0100644) has no name reached from the root: not restored"
+	fi
+}
+
 # check_archive KIND ARCHIVE MTIME FILTER CFILTER: the checks on one archive.
 check_archive() {
 	kind=$1 ar=$2 mt=$3 filter=$4 cfilter=$5
 
 	test_expect_success ROOT,LOOP,OURRESTORE "$kind/$ar: restore -r gives the source tree" '
 		cd '$kind' && rm -rf r.'$ar' && mkdir r.'$ar' &&
-		(cd r.'$ar' && "$RESTORE" -r -f ../'$ar'.dump) 2>r.'$ar'.err &&
-		test_cmp /dev/null r.'$ar'.err &&
+		rc=0 &&
+		{ (cd r.'$ar' && "$RESTORE" -r -f ../'$ar'.dump) 2>r.'$ar'.err ||
+			rc=$?; } &&
+		lost_names '$ar' >r.'$ar'.expect &&
+		test $rc = $(test -s r.'$ar'.expect && echo 1 || echo 0) &&
+		test_cmp r.'$ar'.expect r.'$ar'.err &&
 		test -f r.'$ar'/restoresymtable &&
 		src_manifest '$mt' | '$filter' >src.'$ar'.man &&
 		manifest r.'$ar' --mtime='$mt' | '$filter' >r.'$ar'.man &&

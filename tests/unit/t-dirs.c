@@ -3,10 +3,10 @@
  * (restore/dirs.c, symtab.c, symfile.c).  A stand-in for the tape layer
  * (tape.c) hands dirs_read() directory images built here, in native and
  * in foreign byte order; what survives is looked up in the tree.  Names
- * with '/', a NUL, empty names, extra "." or "..", duplicates and second
- * names of a directory must be refused; command-line paths (absolute,
- * with "." or "..") must resolve inside the tree only; a restoresymtable
- * naming ".." or "a/b" must be refused.  A line typed at restore -i's
+ * with '/', a NUL, empty names, extra "." or ".." and second names of a
+ * directory must be refused, a duplicate kept under a name of its own;
+ * command-line paths (absolute, with "." or "..") must resolve inside the
+ * tree only; a restoresymtable naming ".." or "a/b" must be refused.  A line typed at restore -i's
  * prompt must be cut into the words 0.4b47 makes of it (restore/ishwords.c).
  */
 #include <fcntl.h>
@@ -205,6 +205,7 @@ dirs_child(void *arg)
 	dirs_build_tree();
 	printf("refused %lu\n", dirs_refused());
 	lookup("good");
+	lookup("good.dup-24");
 	lookup("sub");
 	lookup("/sub/leaf");
 	lookup("./sub/./leaf");
@@ -228,6 +229,8 @@ check_dirs(const char *order, void *arg)
 		const char *text, *what;
 	} want[] = {
 	    {"lookup good = 12\n", "a plain name is kept"},
+	    {"lookup good.dup-24 = 24\n",
+	     "... and its duplicate under a new one"},
 	    {"lookup sub = 11\n", "a subdirectory is kept"},
 	    {"lookup last = 15\n", "the entry that ends the block is kept"},
 	    {"\"a/b\" (inode 20): '/' inside the name",
@@ -237,8 +240,9 @@ check_dirs(const char *order, void *arg)
 	    {"\"\" (inode 22): empty name", "an empty name is refused"},
 	    {"\"..\" (inode 23): extra \".\" or \"..\" entry",
 	     "a third \".\" or \"..\" is refused"},
-	    {"\"good\" (inode 24): duplicate name",
-	     "a duplicate name is refused"},
+	    {"entry \"good\" (inode 24) kept as \"good.dup-24\": duplicate "
+	     "name",
+	     "a duplicate name is kept under a name of its own"},
 	    {"\"loop\" (inode 2): second name of a directory (or a loop)",
 	     "a name leading back to the root is refused"},
 	    {"Mangled directory: inode 11",
