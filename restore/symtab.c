@@ -519,27 +519,22 @@ write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 	if (checkpoint)
 		fprintf(f, "checkpoint %s\n",
 			hold != NULL && hold[0] != '\0' ? hold : "-");
-	/* The depth-first index of an entry is stashed in its dattr slot
-	 * only through this walk's counter: parents always precede their
-	 * children, so a parent's index is found by a parallel stack. */
+	/* Parents precede their children: a parent's index is found on a
+	 * stack of the indices along the path, and the depth is kept as
+	 * the walk moves (counting it up from each entry would cost the
+	 * depth squared on a deep tree). */
 	{
 		long *stack = NULL;
 		size_t depth = 0, cap = 0;
+		struct entry *e = sym_root;
 
-		for (struct entry *e = sym_root; e != NULL;
-		     e = sym_next(sym_root, e)) {
-			size_t d = 0;
-
-			for (struct entry *x = e; x->parent != NULL;
-			     x = x->parent)
-				d++;
-			if (d + 1 > cap) {
-				cap = d + 64;
+		while (e != NULL) {
+			if (depth + 1 > cap) {
+				cap = cap ? cap * 2 : 64;
 				stack =
 				    xreallocarray(stack, cap, sizeof(*stack));
 			}
-			stack[d] = idx;
-			depth = d;
+			stack[depth] = idx;
 			fprintf(f, "%ld %ld %lu %c ", idx,
 				depth == 0 ? -1L : stack[depth - 1],
 				(unsigned long)e->ino,
@@ -549,6 +544,16 @@ write_table(int dirfd, const char *name, bool checkpoint, const char *hold)
 			put_escaped(f, e->name);
 			putc('\n', f);
 			idx++;
+			if (e->child != NULL) {
+				e = e->child;
+				depth++;
+				continue;
+			}
+			while (e != sym_root && e->sibling == NULL) {
+				e = e->parent;
+				depth--;
+			}
+			e = e == sym_root ? NULL : e->sibling;
 		}
 		free(stack);
 	}
