@@ -11,6 +11,11 @@
 
 #include "restore.h"
 
+/* attrs.c */
+bool dir_inherits_acl(struct entry *dir, int dfd);
+void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
+	       const struct ealist *ea, const char *path, bool fresh);
+
 /* compare.c */
 int compare_run(char **names, int nnames);
 
@@ -60,9 +65,6 @@ void extract_make_dirs(void);
 void extract_sync(void);
 void select_names(char **names, int nnames);
 void select_tree(struct entry *e);
-void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-	       const struct ealist *ea, const char *path, bool fresh);
-
 /* incremental.c */
 int incr_restore(void);
 

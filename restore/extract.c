@@ -22,7 +22,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "restore.h"
@@ -396,83 +395,6 @@ defer_flags(struct entry *e, uint32_t flags)
 	npflags++;
 }
 
-/* Asked once: set_attrs() runs for every file restored. */
-static bool
-running_as_root(void)
-{
-	static int root = -1;
-
-	if (root < 0)
-		root = geteuid() == 0;
-	return root == 1;
-}
-
-/*
- * Whether objects made in directory dir (open as dfd) inherit an ACL
- * from its default ACL, asked once per directory: a directory's ACLs
- * change only when set_one_dir() sets them, which forgets the answer.
- * NULL (-m: the target directory) is asked every time.
- */
-static bool
-inherits_acl(struct entry *dir, int dfd)
-{
-	bool has;
-
-	if (dir != NULL && (dir->flags & EF_ACLKNOWN))
-		return (dir->flags & EF_DEFACL) != 0;
-	has = fgetxattr(dfd, "system.posix_acl_default", NULL, 0) >= 0 ||
-	    (errno != ENODATA && errno != ENOTSUP);
-	if (dir != NULL)
-		dir->flags = (uint16_t)((dir->flags & ~EF_DEFACL) |
-					EF_ACLKNOWN | (has ? EF_DEFACL : 0));
-	return has;
-}
-
-/*
- * Owner, mode, EAs and times, in 0.4b47's order (chown clears set-id bits,
- * so chmod follows it).  fd is an open descriptor of the object or -1, in
- * which case dfd/name reach it without following a symbolic link.
- * fresh: just made, and nothing inherited (ea_apply()).
- */
-void
-set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
-	  const struct ealist *ea, const char *path, bool fresh)
-{
-	bool lnk = (a->mode & S_IFMT) == S_IFLNK;
-	struct timespec ts[2];
-	int r;
-
-	if (running_as_root()) {
-		r = fd >= 0
-		    ? fchown(fd, a->uid, a->gid)
-		    : fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
-		if (r != 0)
-			warn("%s: chown", path);
-	}
-	if (!lnk) {
-		r = fd >= 0 ? fchmod(fd, a->mode & 07777)
-			    : fchmodat(dfd, name, a->mode & 07777, 0);
-		if (r != 0)
-			warn("%s: chmod", path);
-	}
-	/* Without archived attributes the empty set is applied too: a
-	 * parent's default ACL gave the new object ACLs the archive says
-	 * it never had, and an incremental keeps the directories of the
-	 * previous levels, whose attributes may be stale.  Symbolic links
-	 * inherit no ACL. */
-	if (ea != NULL && (ea->n > 0 || !lnk))
-		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name), path,
-			 fresh);
-	ts[0].tv_sec = a->atime.tv_sec;
-	ts[0].tv_nsec = (long)(a->atime.tv_usec % 1000000) * 1000;
-	ts[1].tv_sec = a->mtime.tv_sec;
-	ts[1].tv_nsec = (long)(a->mtime.tv_usec % 1000000) * 1000;
-	r = fd >= 0 ? futimens(fd, ts)
-		    : utimensat(dfd, name, ts, AT_SYMLINK_NOFOLLOW);
-	if (r != 0)
-		warn("%s: cannot set times", path);
-}
-
 /* The first selected name of ino whose directory is usable. */
 static struct entry *
 primary_name(uint32_t ino)
@@ -537,7 +459,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 		set_attrs(
 		    dfd, name, fd, a, &ea, path,
 		    !a->metaonly && /* -m: an existing file */
-			!inherits_acl(ropt.mflag ? NULL : e->parent, dfd));
+			!dir_inherits_acl(ropt.mflag ? NULL : e->parent, dfd));
 		if (type == S_IFREG)
 			defer_flags(e, a->flags);
 	}
