@@ -14,7 +14,8 @@
 #   fuzz:  clang and its libFuzzer/sanitizer runtimes (make fuzz);
 #          clang-format for the layout check of t0020
 #   package: debhelper, dpkg-dev, fakeroot and lintian for the Debian
-#          package (debian/, dpkg-buildpackage -us -uc -b; t0200)
+#          package (debian/, dpkg-buildpackage -us -uc -b; t0200);
+#          debootstrap for the Debian 13 chroot of t0201
 set -e
 if test "$(id -u)" != 0
 then
@@ -31,4 +32,4 @@ apt-get install -y --no-install-recommends \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
 	ca-certificates clang libclang-rt-14-dev clang-format \
 	amanda-server amanda-client mailutils libencode-locale-perl \
-	debhelper dpkg-dev fakeroot lintian
+	debhelper dpkg-dev fakeroot lintian debootstrap
