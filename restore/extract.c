@@ -501,10 +501,13 @@ check_type_clash(const struct inoattr *a)
 	/* Without a root directory, that was said once for all. */
 	if (e == NULL && (a->mode & S_IFMT) != S_IFDIR && !ropt.mflag &&
 	    (sym_root->flags & EF_SELECTED) && dirs_is_dir(ROOTINO)) {
+		/* Said, but no error of this run: every archive of a
+		 * file system with a 255-byte name that 0.4b47 wrote has
+		 * one (its dump drops that name), and 0.4b47's restore
+		 * reads it with status 0 (doc/upstream.md). */
 		rmsg("Inode %lu (mode 0%o) has no name reached from the "
 		     "root: not restored\n",
 		     (unsigned long)a->ino, a->mode);
-		errors++;
 		return;
 	}
 	for (; e != NULL; e = e->links)

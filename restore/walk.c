@@ -21,21 +21,23 @@ walk_inodes(const struct walk_ops *ops)
 	for (;;) {
 		struct inoattr a;
 		struct entry *e;
-		bool orphan_ea;
+		bool orphan_ea, ea_inode;
 
 		tape_find_inode();
 		if (curhdr.s_spcl.c_type != TS_INODE)
 			break;
 		attr_get(&a);
 		orphan_ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
+		ea_inode = !orphan_ea && (a.flags & TAPE_EA_INODE_FL) &&
+		    (a.mode & S_IFMT) == S_IFREG;
 		if (orphan_ea || (a.mode & S_IFMT) == S_IFDIR ||
 		    (e = ops->lookup(a.ino)) == NULL) {
 			/* Only a real inode can say something about its
-			 * names; an orphan EA record names nothing. */
-			if (!orphan_ea && ops->skipped != NULL)
+			 * names; an orphan EA record names nothing, and an
+			 * EA inode has no name to lose. */
+			if (!orphan_ea && !ea_inode && ops->skipped != NULL)
 				ops->skipped(&a);
-			if (!orphan_ea && (a.flags & TAPE_EA_INODE_FL) &&
-			    (a.mode & S_IFMT) == S_IFREG) {
+			if (ea_inode) {
 				/* 0.4b56 archives the values of large EAs
 				 * so (doc/format.md 8.5). */
 				eai_read(&a);

@@ -13,14 +13,22 @@ Runs without a controlling terminal (setsid) where restore could ask.'
 command -v setsid >/dev/null 2>&1 && test_set_prereq SETSID
 
 # Restore volumes <prefix>001... with -r -M into directory $2 and compare
-# its manifest with ${3:-single}.man.
+# its manifest with ${3:-single}.man.  Of 0.4b47's volumes (osingle),
+# restore also says that the file of the 255-byte name, whose entry
+# 0.4b47 drops, has no name.
 restores_as() {
 	rm -rf "$2" && mkdir "$2" &&
 	(cd "$2" && setsid -w "$RESTORE" -r -M -f "../$1" </dev/null \
 		>/dev/null 2>../"$2".err) &&
 	manifest "$2" --mtime=s >"$2".man &&
 	test_cmp ${3:-single}.man "$2".man &&
-	! grep -v "^Dump tape is compressed.$" "$2".err
+	if test "${3:-}" = osingle
+	then
+		! grep -v -e "^Dump tape is compressed.$" \
+			-e "has no name reached from the root: not restored$" "$2".err
+	else
+		! grep -v "^Dump tape is compressed.$" "$2".err
+	fi
 }
 
 # The small image with 3 MiB of random data and a large directory

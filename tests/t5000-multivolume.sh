@@ -184,20 +184,33 @@ test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,!DUMP_IS_ORACLE 'our volumes split
 	test_cmp oclri.hdr uclri.hdr
 '
 
+# only_nameless ERR KIND: restore's only complaint in ERR is the inode
+# 0.4b47's archives (KIND osingle) leave without a name.
+only_nameless() {
+	test "$2" = osingle &&
+	grep -v "^Dump tape is compressed\.$" "$1" >r.left &&
+	test "$(wc -l <r.left)" = 1 &&
+	grep -q "has no name reached from the root: not restored$" r.left
+}
+
 test_expect_success ROOT,LOOP,ORACLE,MULTIVOL,RESTORE_M 'our restore reads our volumes and 0.4b47 ones' '
 	# The reference is our own restore of the single-volume archive of the
 	# same dump: 0.4b47 restores big device numbers and 255-byte names
 	# wrongly, so ref.man cannot serve here.
+	# 0.4b47 drops the 255-byte name from its directory entry: that
+	# inode, on its archives, has no name and is reported (status 1).
 	for single in single osingle
 	do
 		rm -rf our$single && mkdir our$single &&
-		(cd our$single && "$RESTORE" -r -f ../$single.dump) &&
+		{ (cd our$single && "$RESTORE" -r -f ../$single.dump) 2>r.err ||
+		  only_nameless r.err $single; } &&
 		manifest our$single --mtime=s >our$single.man || return 1
 	done &&
 	for p in udata.:single odata.:osingle cz3000.:single uodd.:single
 	do
 		rm -rf x && mkdir x &&
-		(cd x && "$RESTORE" -r -M -f ../${p%%:*}) &&
+		{ (cd x && "$RESTORE" -r -M -f ../${p%%:*}) 2>r.err ||
+		  only_nameless r.err ${p#*:}; } &&
 		manifest x --mtime=s >x.man && test_cmp our${p#*:}.man x.man || return 1
 	done
 '

@@ -482,10 +482,13 @@ test_known_upstream_defect $P '0.4b47: amfetchdump | restore -tvf - breaks the p
 	grep "cannot open /dev/tty" ref/list.err && grep "\./inplace\$" ref/list
 '
 
+# Which stale bytes 0.4b47 reads depends on what the device's page cache
+# held: the old ones as a rule, a mix of old and other ones now and then
+# (see below); never the live ones.
 test_known_upstream_defect $P '0.4b47: the level 1 made as backup holds stale bytes' '
 	mkdir ref/x && as_backup amfetchdump -p "$CONF" localhost "$dev" "$(cat ref/ts1)" 1 >ref/l1 &&
 	(cd ref/x && as_root "$RESTORE" -xf - ./inplace <../l1) &&
-	cmp ref/x/inplace ref/inplace.old && ! cmp ref/x/inplace ref/mnt/inplace
+	! cmp ref/x/inplace ref/mnt/inplace
 '
 
 test_known_upstream_defect $P '0.4b47: partial amrecover: restore cannot open /dev/tty, per tape' '
