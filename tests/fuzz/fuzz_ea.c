@@ -10,6 +10,7 @@
  * regular file's inode.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -22,7 +23,7 @@
 #define FILE_INO    12
 #define MAX_PAYLOAD (4 * XATTR_MAXSIZE)
 
-static char target[64];
+static char target[PATH_MAX];
 
 static void
 make_target(void)
@@ -32,9 +33,11 @@ make_target(void)
 
 	if (target[0] != '\0')
 		return;
-	/* An empty file of our own to compare the attributes with. */
-	snprintf(target, sizeof(target), "%.40s/fuzz-ea.XXXXXX", tmp);
-	if ((fd = mkstemp(target)) < 0 || close(fd) != 0) {
+	/* An empty file of our own to compare the attributes with; a
+	 * TMPDIR too long for the name is refused, never cut short. */
+	if ((size_t)snprintf(target, sizeof(target), "%s/fuzz-ea.XXXXXX",
+			     tmp) >= sizeof(target) ||
+	    (fd = mkstemp(target)) < 0 || close(fd) != 0) {
 		perror(target);
 		abort();
 	}
