@@ -248,7 +248,7 @@ bench_fresh_fs() {
 	bench_fresh_fs_done
 	rm -f "$1"
 	mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
-	    "$1" "${3}M" >/dev/null
+	    ${4:+-N "$4"} "$1" "${3}M" >/dev/null
 	FRESH_LOOP=$(losetup -f --show --direct-io=on "$1" 2>/dev/null ||
 	    losetup -f --show "$1")
 	echo "$FRESH_LOOP" >> "$LOOPS_FILE"

@@ -62,9 +62,10 @@ reads() {
 	awk '{ print $1, $3 }' "/sys/block/${1#/dev/}/stat"
 }
 
-# run LABEL DEV PREP CMD: RUNS runs of CMD after PREP and a cache drop;
-# prints one line with the median wall and cpu, peak RSS, and the read
-# requests of DEV in the last run.  Sets LAST_WALL.
+# run LABEL DEV PREP CMD: RUNS runs of CMD after PREP (run in this shell,
+# so that it may call lib.sh) and a cache drop; prints one line with the
+# median wall and cpu, peak RSS, and the read requests of DEV in the
+# last run.  Sets LAST_WALL.
 run() {
 	label=$1 dev=$2 prep=$3 cmd=$4
 	: > "$WORK/walls"
@@ -72,7 +73,7 @@ run() {
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		i=$((i + 1))
-		sh -c "$prep"
+		eval "$prep"
 		drop_caches
 		r0=$(reads "$dev")
 		m=$(measure "$WORK/err" "$cmd")
@@ -102,56 +103,42 @@ bench_image_set() { # name img
 	mb=$(( $(stat -c %s "$img") / 1048576 + 256 ))
 	echo "== $name: $img ($(du -sh "$img" | cut -f1) used)"
 	run "raw read (dd, O_DIRECT)" "$dev" : "dd if=$dev of=/dev/null bs=1M iflag=direct"
+	dumps="0.4b47:$REF_DUMP"
+	[ -z "$HAVE_NEW" ] || dumps="$dumps 0.4b56:$NEW_DUMP"
 	for out in /dev/null file; do
-		o=/dev/null
-		[ $out = file ] && o="$WORK/a.dump"
-		sync_cmd=
-		[ $out = file ] && sync_cmd=" && sync -f $WORK"
+		o=/dev/null sync_cmd=
+		[ $out = /dev/null ] || o="$WORK/a.dump" sync_cmd=" && sync -f $WORK"
 		run "dump ours -> $out" "$dev" "rm -f $WORK/a.dump" "$OUR_DUMP -0 -f $o $dev$sync_cmd"
 		ours=$LAST_WALL
-		run "dump 0.4b47 -> $out" "$dev" "rm -f $WORK/a.dump" "$REF_DUMP -0 -f $o $dev$sync_cmd"
-		ratio 0.4b47 "$ours" "$LAST_WALL"
-		if [ -n "$HAVE_NEW" ]; then
-			run "dump 0.4b56 -> $out" "$dev" "rm -f $WORK/a.dump" "$NEW_DUMP -0 -f $o $dev$sync_cmd"
-			ratio 0.4b56 "$ours" "$LAST_WALL"
-		fi
+		for d in $dumps; do
+			run "dump ${d%%:*} -> $out" "$dev" "rm -f $WORK/a.dump" "${d#*:} -0 -f $o $dev$sync_cmd"
+			ratio "${d%%:*}" "$ours" "$LAST_WALL"
+		done
 	done
 	mkdir -p "$WORK/src"
 	mount -o ro "$dev" "$WORK/src"
 	run "tar -c -> file" "$dev" "rm -f $WORK/a.tar" "tar -C $WORK/src -cf $WORK/a.tar . && sync -f $WORK"
 	umount "$WORK/src"
-	"$REF_DUMP" -0 -f "$WORK/47.dump" "$dev" 2>/dev/null
-	[ -z "$HAVE_NEW" ] || "$NEW_DUMP" -0 -f "$WORK/56.dump" "$dev" 2>/dev/null
-	T=$WORK/target.img M=$WORK/mnt
-	fresh="sh $WORK/fresh.sh $T $M $mb $inodes"
-	run "restore -r ours (0.4b47 archive)" "$dev" "$fresh" "cd $M && $OUR_RESTORE -r -f $WORK/47.dump && sync -f ."
-	ours=$LAST_WALL
-	run "restore -r 0.4b47" "$dev" "$fresh" "cd $M && $REF_RESTORE -r -f $WORK/47.dump && sync -f ."
-	ratio 0.4b47 "$ours" "$LAST_WALL"
-	if [ -n "$HAVE_NEW" ]; then
-		run "restore -r ours (0.4b56 archive)" "$dev" "$fresh" "cd $M && $OUR_RESTORE -r -f $WORK/56.dump && sync -f ."
-		ours56=$LAST_WALL
-		run "restore -r 0.4b56" "$dev" "$fresh" "cd $M && $NEW_RESTORE -r -f $WORK/56.dump && sync -f ."
-		ratio 0.4b56 "$ours56" "$LAST_WALL"
-	fi
-	run "tar -x" "$dev" "$fresh" "cd $M && tar -xf $WORK/a.tar && sync -f ."
+	# Each upstream restore reads its own dump's archive; ours reads
+	# the same one, and 0.4b47's archive for the tar -x ratio.
+	restores="0.4b47:$REF_DUMP:$REF_RESTORE"
+	[ -z "$HAVE_NEW" ] ||
+	    restores="$restores 0.4b56:$NEW_DUMP:$NEW_RESTORE"
+	fresh="bench_fresh_fs $WORK/target.img $WORK/mnt $mb $inodes"
+	for r in $restores; do
+		v=${r%%:*} rest=${r#*:}
+		"${rest%%:*}" -0 -f "$WORK/$v.dump" "$dev" 2>/dev/null
+		run "restore -r ours ($v archive)" "$dev" "$fresh" "cd $WORK/mnt && $OUR_RESTORE -r -f $WORK/$v.dump && sync -f ."
+		ours_v=$LAST_WALL
+		[ $v = 0.4b56 ] || ours=$ours_v
+		run "restore -r $v" "$dev" "$fresh" "cd $WORK/mnt && ${rest#*:} -r -f $WORK/$v.dump && sync -f ."
+		ratio $v "$ours_v" "$LAST_WALL"
+	done
+	run "tar -x" "$dev" "$fresh" "cd $WORK/mnt && tar -xf $WORK/a.tar && sync -f ."
 	ratio "tar -x" "$ours" "$LAST_WALL"
-	umount "$M" 2>/dev/null || :
-	for l in $(losetup -j "$T" | cut -d: -f1); do losetup -d "$l"; done
-	rm -f "$T" "$WORK"/*.dump "$WORK/a.tar"
+	bench_fresh_fs_done
+	rm -f "$WORK/target.img" "$WORK"/*.dump "$WORK/a.tar"
 }
-
-# A fresh ext4 for one restore, from a child shell (run's PREP): made,
-# attached and mounted on MNT; the previous one is undone first.
-cat > "$WORK/fresh.sh" <<'SH'
-T=$1 M=$2 MB=$3 N=$4
-umount "$M" 2>/dev/null
-for l in $(losetup -j "$T" | cut -d: -f1); do losetup -d "$l"; done
-rm -f "$T"
-mke2fs -q -F -t ext4 -N "$N" -E lazy_itable_init=0,lazy_journal_init=0 "$T" "${MB}M" >/dev/null
-l=$(losetup -f --show --direct-io=on "$T" 2>/dev/null || losetup -f --show "$T")
-mkdir -p "$M" && mount "$l" "$M"
-SH
 
 echo "machine: $(nproc) cpus, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(uname -r); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 small_image "$CACHE/small-$NFILES.img"
