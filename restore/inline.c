@@ -79,7 +79,7 @@ body_getfile(const struct inline_body *b,
 	     void (*data)(const unsigned char *, size_t, void *),
 	     void (*hole)(size_t, void *), void *arg)
 {
-	(void)hole; /* the inode form has no holes */
+	/* The inode form has no holes: hole() is for the tape's. */
 	if (b == NULL || !b->active)
 		return tape_getfile(data, hole, arg);
 	for (size_t off = 0; off < b->len && data != NULL; off += TP_BSIZE)

@@ -189,19 +189,32 @@ tape_next_header(void)
 		rmsg("resync restore, skipped %llu blocks\n", skipped);
 }
 
+/* Whether the blocks of run r of header h follow it on the archive: the
+ * data runs, and every run of an EA record, whose payload is read whole
+ * whatever its map says (doc/format.md 8.4). */
+static bool
+run_on_tape(const struct s_spcl *h, const struct blockmap_run *r)
+{
+	return r->data || (h->c_flags & DR_EXTATTRIBUTES) != 0;
+}
+
 /* Discard the data blocks announced by the current header: maps and a
  * later volume header count whole blocks, file headers their map. */
 static void
 skip_present(const struct s_spcl *h)
 {
-	uint64_t n = (uint64_t)h->c_count, all;
+	uint64_t n = (uint64_t)h->c_count;
 
 	if (h->c_type == TS_END)
 		return;
 	if (h->c_type == TS_INODE || h->c_type == TS_ADDR) {
-		(void)blockmap_count(h->c_addr, (size_t)h->c_count, &n, &all);
-		if (h->c_flags & DR_EXTATTRIBUTES) /* as tape_getfile() */
-			n = all;
+		size_t pos = 0;
+		struct blockmap_run r;
+
+		n = 0;
+		while (blockmap_next(h->c_addr, (size_t)h->c_count, &pos, &r))
+			if (run_on_tape(h, &r))
+				n += r.blocks;
 	}
 	for (uint64_t i = 0; i < n; i++)
 		if (media_next_block() == NULL)
@@ -361,9 +374,8 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 {
 	uint32_t ino = curhdr.s_spcl.c_inumber;
 	uint64_t left = curhdr.s_spcl.c_dinode.di_size;
-	/* EA payloads are read whole whatever the map says, and handed
-	 * over block by block, beyond di_size too: a value from an EA
-	 * inode follows there (doc/format.md 8.4). */
+	/* EA payloads are handed over block by block, beyond di_size
+	 * too: a value from an EA inode follows there (doc/format.md 8.4). */
 	bool ea = (curhdr.s_spcl.c_flags & DR_EXTATTRIBUTES) != 0;
 	bool ended = false;
 
@@ -383,7 +395,7 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 				resynced = true; /* damage: exit non-zero */
 				break;
 			}
-			if (!run.data && !ea) {
+			if (!run_on_tape(h, &run)) {
 				uint64_t n = (uint64_t)run.blocks * TP_BSIZE;
 
 				if (n > left)
