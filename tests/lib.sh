@@ -117,12 +117,16 @@ test_cleanup_cmds=
 lib_at_exit=
 
 # ---- output --------------------------------------------------------------
+# Without -v a check's output goes to a file of its own, of which a
+# failed check shows the end: a failure seen only once, on a CI machine
+# whose trash is gone, still says what went wrong.
 if test -n "$test_verbose"
 then
 	exec 4>&2 3>&1
 else
 	exec 4>/dev/null 3>/dev/null
 fi
+lib_check_out=$LIB_STATE/check.out
 
 say() { printf '%s\n' "$*"; }
 
@@ -223,23 +227,34 @@ lib_body() {
 	eval "$1"
 }
 
+# lib_out CMD...: CMD with its output shown (-v) or kept for lib_failed.
+lib_out() {
+	if test -n "$test_verbose"
+	then
+		"$@" >&3 2>&4
+	else
+		"$@" >>"$lib_check_out" 2>&1
+	fi
+}
+
 lib_run() {
 	test_cleanup_cmds=
 	test -z "${TEST_TIMES:-}" || lib_started=$(date +%s%N)
 	cd "$TRASH_DIRECTORY" || exit 1
+	: >"$lib_check_out"
 	if test -n "$test_trace"
 	then
-		lib_body "set -x
-$1" >&3 2>&4
+		lib_out lib_body "set -x
+$1"
 		lib_body_rc=$?
 		set +x
 	else
-		lib_body "$1" >&3 2>&4
+		lib_out lib_body "$1"
 		lib_body_rc=$?
 	fi
 	if test -n "$test_cleanup_cmds"
 	then
-		eval "$test_cleanup_cmds" >&3 2>&4 || lib_body_rc=1
+		lib_out eval "$test_cleanup_cmds" || lib_body_rc=1
 	fi
 	cd "$TRASH_DIRECTORY" || exit 1
 	# TEST_TIMES=1: how long each check took, to find the slow ones.
@@ -275,6 +290,11 @@ lib_skip_missing() {
 lib_failed() {
 	test_fail=$((test_fail + 1))
 	say "not ok $test_count - $1"
+	if test -z "$test_verbose" && test -s "$lib_check_out"
+	then
+		say "#   the check's output, last 40 lines:"
+		tail -n 40 "$lib_check_out" | sed 's/^/#   | /'
+	fi
 	if test -n "$test_immediate"
 	then
 		test_debug=t
