@@ -34,19 +34,21 @@ used() {
 }
 
 # The label is the script's own: another script's image with the same
-# label would make LABEL= name two devices.
+# label would make LABEL= name two devices.  The mount point is short
+# (short_dir): restore -t shows it from c_filesys, 63 characters at most,
+# which a checkout at a long path would overflow.
 test_expect_success ROOT,LOOP 'setup: a labelled file system, mounted, with a subdirectory' '
 	L=n$$ && truncate -s 16M fs.img && mkfs.ext4 -q -F -L "$L" fs.img &&
 	U=$(blkid -p -s UUID -o value fs.img) && test -n "$U" &&
-	DEV=$(image_attach fs.img) && image_mount "$DEV" mnt && M=$PWD/mnt &&
-	mkdir mnt/sub && echo a >mnt/sub/a && echo old >mnt/old && sync &&
+	M=$(short_dir)/m && DEV=$(image_attach fs.img) && image_mount "$DEV" "$M" &&
+	mkdir "$M/sub" && echo a >"$M/sub/a" && echo old >"$M/old" && sync &&
 	: the files a second older than any level 0 && sleep 1
 '
 
 test_expect_success ROOT,LOOP,OURDUMP 'a level 0 keyed by the device (--use-blockdev-for-dumpdates): level 1 of the mount point is based on it' '
 	"$DUMP" -0 -u --use-blockdev-for-dumpdates -D "$PWD/dd" -f l0.dump "$M" 2>l0.err &&
 	grep -x "$DEV 0 $DATE_RE +0000" dd &&
-	sleep 1 && echo new >mnt/new && sync &&
+	sleep 1 && echo new >"$M/new" && sync &&
 	"$DUMP" -1 -u -D "$PWD/dd" -f l1.dump "$M" 2>l1.err &&
 	used "$DEV" "$M" dd l1.err &&
 	grep "^  DUMP: DUMP IS DONE\$" l1.err &&
