@@ -97,12 +97,17 @@ fill() {
 	cd - >/dev/null
 }
 
+# The source is mounted at a short path of its own, S (short_dir): the
+# restore -C checks name it with -D, which restore 0.4b47 keeps in a
+# 64-byte field (63 characters); below a trash directory as long as the
+# checkout makes it, the path is cut and every -C of 0.4b47 fails.
 test_expect_success $P 'setup: attribute zoo on ext4, dumped by ours and 0.4b47' '
-	newfs src.img src && srcdev=$MOUNT_DEV &&
-	fill src &&
-	mf src >src.man &&
-	mf src --mtime=s >src.man.s &&
-	xdump src >src.x && acldump src >src.acl &&
+	S=$(short_dir)/src &&
+	newfs src.img "$S" && srcdev=$MOUNT_DEV &&
+	fill "$S" &&
+	mf "$S" >src.man &&
+	mf "$S" --mtime=s >src.man.s &&
+	xdump "$S" >src.x && acldump "$S" >src.acl &&
 	sed "s/ xattr:[^ ]*//g" src.man | grep -v "^\.	" >src.noxattr &&
 	grep -c "^user\.attr" src.x >n && test "$(cat n)" = 40 &&
 	grep "^user.big=0x7878" src.x &&
@@ -110,7 +115,7 @@ test_expect_success $P 'setup: attribute zoo on ext4, dumped by ours and 0.4b47'
 	grep "^default:user:1234:rwx" src.acl &&
 	grep "^user:1234:rw-" src.acl && grep "^user:1234:rwx.*#effective" src.acl &&
 	test -b "$srcdev" &&
-	image_umount src &&
+	image_umount "$S" &&
 	"$DUMP" -0 -f ours.dump "$srcdev" 2>ours.err &&
 	"$ORACLE_DUMP" -0 -f ref.dump "$srcdev" 2>ref.err
 '
@@ -175,34 +180,34 @@ test_expect_success $P 'dump 0.4b47 -> our restore -r: every attribute and ACL b
 '
 
 test_expect_success $P 'restore -C of both archives passes on the source' '
-	image_mount "$srcdev" src &&
-	"$RESTORE" -C -f ours.dump -D "$PWD/src" >c1.out 2>c1.err &&
-	"$RESTORE" -C -f ref.dump -D "$PWD/src" >c2.out 2>c2.err &&
-	"$ORACLE_RESTORE" -C -f ours.dump -D "$PWD/src" >c3.out 2>c3.err &&
+	image_mount "$srcdev" "$S" &&
+	"$RESTORE" -C -f ours.dump -D "$S" >c1.out 2>c1.err &&
+	"$RESTORE" -C -f ref.dump -D "$S" >c2.out 2>c2.err &&
+	"$ORACLE_RESTORE" -C -f ours.dump -D "$S" >c3.out 2>c3.err &&
 	! grep -i "EA\|attributes" c1.err c2.err c3.err
 '
 
 # cmp_fails ARCHIVE OUT: restore -C must exit 2.
 cmp_fails() {
-	"$RESTORE" -C -f $1 -D "$PWD/src" >$2.out 2>$2.err
+	"$RESTORE" -C -f $1 -D "$S" >$2.out 2>$2.err
 	test $? = 2 && grep "^Some files were modified!" $2.out
 }
 
-# change_two_attrs: give src/f.many's user.attr38 and attr39 new values,
+# change_two_attrs: give $S/f.many's user.attr38 and attr39 new values,
 # put back as fill() made them when the test ends.
 change_two_attrs() {
-	test_when_finished "setfattr -n user.attr38 -v \"value 38 of forty, padded to some length\" src/f.many;
-		setfattr -n user.attr39 -v \"value 39 of forty, padded to some length\" src/f.many" &&
-	setfattr -n user.attr38 -v changed38 src/f.many &&
-	setfattr -n user.attr39 -v changed39 src/f.many
+	test_when_finished "setfattr -n user.attr38 -v \"value 38 of forty, padded to some length\" $S/f.many;
+		setfattr -n user.attr39 -v \"value 39 of forty, padded to some length\" $S/f.many" &&
+	setfattr -n user.attr38 -v changed38 "$S/f.many" &&
+	setfattr -n user.attr39 -v changed39 "$S/f.many"
 }
 
 test_expect_success $P 'restore -C names the file whose value changed, like 0.4b47' '
-	test_when_finished "setfattr -n user.a -v \"small value\" src/f.small" &&
-	setfattr -n user.a -v "other value" src/f.small &&
+	test_when_finished "setfattr -n user.a -v \"small value\" $S/f.small" &&
+	setfattr -n user.a -v "other value" "$S/f.small" &&
 	cmp_fails ours.dump cv &&
 	grep -x "\./f\.small: EA user\.a value changed from small value on tape to other value on disk" cv.err &&
-	{ "$ORACLE_RESTORE" -C -f ours.dump -D "$PWD/src" >cvo.out 2>cvo.err
+	{ "$ORACLE_RESTORE" -C -f ours.dump -D "$S" >cvo.out 2>cvo.err
 	  test $? = 2; } &&
 	grep "EA user\.a value changed" cvo.err >cvo.line &&
 	grep "EA user\.a value changed" cv.err >cv.line &&
@@ -210,22 +215,22 @@ test_expect_success $P 'restore -C names the file whose value changed, like 0.4b
 '
 
 test_expect_success $P 'restore -C names a file whose attribute vanished or was added' '
-	test_when_finished "setfattr -h -n trusted.link -v \"link value\" src/sl; setfattr -x user.extra src/plain/noattr 2>/dev/null; :" &&
-	setfattr -h -x trusted.link src/sl &&
+	test_when_finished "setfattr -h -n trusted.link -v \"link value\" $S/sl; setfattr -x user.extra $S/plain/noattr 2>/dev/null; :" &&
+	setfattr -h -x trusted.link "$S/sl" &&
 	cmp_fails ref.dump cx &&
 	grep "^restore: \./sl: EA compare lgetxattr for trusted\.link failed: No data available$" cx.err &&
 	grep -x "\./sl: file does not have the same number of attributes (1) as the tape (2)\." cx.err &&
-	setfattr -h -n trusted.link -v "link value" src/sl &&
-	"$RESTORE" -C -f ref.dump -D "$PWD/src" >/dev/null 2>&1 &&
-	setfattr -n user.extra -v 1 src/f.many &&
-	test_when_finished "setfattr -x user.extra src/f.many" &&
+	setfattr -h -n trusted.link -v "link value" "$S/sl" &&
+	"$RESTORE" -C -f ref.dump -D "$S" >/dev/null 2>&1 &&
+	setfattr -n user.extra -v 1 "$S/f.many" &&
+	test_when_finished "setfattr -x user.extra $S/f.many" &&
 	cmp_fails ref.dump cy &&
 	grep -x "\./f\.many: file does not have the same number of attributes (41) as the tape (40)\." cy.err
 '
 
 test_expect_success $P 'restore -C names a file and a directory whose ACL changed' '
-	test_when_finished "setfacl -m u:1234:rw src/f.mixed; setfacl -d -m u:1234:rwx src/d.acl" &&
-	setfacl -m u:1234:r src/f.mixed && setfacl -d -m u:1234:r src/d.acl &&
+	test_when_finished "setfacl -m u:1234:rw $S/f.mixed; setfacl -d -m u:1234:rwx $S/d.acl" &&
+	setfacl -m u:1234:r "$S/f.mixed" && setfacl -d -m u:1234:r "$S/d.acl" &&
 	cmp_fails ours.dump ca &&
 	grep "^\./f\.mixed: EA system\.posix_acl_access value changed from \\\\002 on tape to \\\\002 on disk$" ca.err &&
 	grep "^\./d\.acl: EA system\.posix_acl_default value changed" ca.err
@@ -240,16 +245,16 @@ test_expect_success $P 'restore -C reports every changed attribute of a record' 
 
 test_known_upstream_defect $P 'restore 0.4b47 -C stops at the first changed attribute of a record' '
 	change_two_attrs &&
-	{ "$ORACLE_RESTORE" -C -f ours.dump -D "$PWD/src" >c2o.out 2>c2o.err
+	{ "$ORACLE_RESTORE" -C -f ours.dump -D "$S" >c2o.out 2>c2o.err
 	  test $? = 2; } &&
 	grep "^\./f\.many: EA user\.attr38 value changed" c2o.err &&
 	! grep "attr39" c2o.err
 '
 
 test_expect_success $P 'the source is unchanged after the -C checks' '
-	mf src >src2.man && test_cmp src.man src2.man &&
-	xdump src >src2.x && test_cmp src.x src2.x &&
-	image_umount src
+	mf "$S" >src2.man && test_cmp src.man src2.man &&
+	xdump "$S" >src2.x && test_cmp src.x src2.x &&
+	image_umount "$S"
 '
 
 test_expect_success $P 'restore -x of one file and of a directory brings their attributes' '
@@ -322,13 +327,13 @@ test_known_upstream_defect $P 'restore 0.4b47 drops the attributes after a faili
 
 test_expect_success $P 'an incremental dump carries attribute-only changes' '
 	"$DUMP" -0 -u -D "$PWD/dd" -f inc0.dump "$srcdev" 2>inc0.err &&
-	image_mount "$srcdev" src &&
-	setfattr -n user.a -v "changed by level 1" src/f.small &&
-	setfattr -h -x trusted.link src/sl &&
-	setfacl -m u:4321:r src/plain/noattr &&
-	setfattr -x user.dir src/d.acl &&
-	mf src >inc.man && xdump src >inc.x && acldump src >inc.acl &&
-	image_umount src &&
+	image_mount "$srcdev" "$S" &&
+	setfattr -n user.a -v "changed by level 1" "$S/f.small" &&
+	setfattr -h -x trusted.link "$S/sl" &&
+	setfacl -m u:4321:r "$S/plain/noattr" &&
+	setfattr -x user.dir "$S/d.acl" &&
+	mf "$S" >inc.man && xdump "$S" >inc.x && acldump "$S" >inc.acl &&
+	image_umount "$S" &&
 	"$DUMP" -1 -u -D "$PWD/dd" -f inc1.dump "$srcdev" 2>inc1.err &&
 	newfs inc.img inc &&
 	(cd inc && "$RESTORE" -r -y -f ../inc0.dump && "$RESTORE" -r -y -f ../inc1.dump) 2>inc.err &&
