@@ -3,7 +3,7 @@
 # fresh Debian 12 machine (run as root). Idempotent.
 #   build: compiler, autoconf, pkg-config and the libraries configure looks
 #          for (libext2fs/com_err, blkid, zlib, libdeflate, bzip2, lzo2,
-#          zstd, readline)
+#          zstd, xxhash, readline)
 #   tests: e2fsprogs (mke2fs, debugfs), util-linux (losetup, mount,
 #          setpriv), python3, attr/acl (xattr checks), openssh for rmt
 #          tests, strace (write-size and fsync checks), script(1) from
@@ -27,7 +27,7 @@ apt-get update
 apt-get install -y --no-install-recommends \
 	build-essential autoconf pkg-config \
 	libext2fs-dev comerr-dev libblkid-dev zlib1g-dev libdeflate-dev libbz2-dev \
-	liblzo2-dev libzstd-dev libreadline-dev \
+	liblzo2-dev libzstd-dev libxxhash-dev libreadline-dev \
 	e2fsprogs util-linux mount python3 attr acl xfsprogs \
 	openssh-server openssh-client strace tar bsdutils procps time groff-base bzip2 \
 	ca-certificates clang libclang-rt-14-dev clang-format \

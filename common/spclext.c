@@ -1,0 +1,109 @@
+/*
+ * spclext.c - encode and decode the header extension (spclext.h), byte
+ * by byte as doc/format.md 2.6 lays it out.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "spclext.h"
+
+/* Offsets inside c_spare. */
+#define EXT_MAGIC   0
+#define EXT_VERSION 4
+#define EXT_SIZE    5
+#define EXT_FLAGS   6
+#define EXT_DATASUM 8
+#define EXT_DATE    16
+#define EXT_DDATE   24
+/* The bytes version 1 defines. */
+#define EXT_V1_SIZE 32
+
+#define EXT_VERSION_1 1
+
+static const unsigned char ext_magic[4] = {'d', 'm', 'p', 'X'};
+
+_Static_assert(sizeof(((struct s_spcl *)0)->c_spare) >= EXT_V1_SIZE,
+	       "the extension fits in c_spare");
+
+static unsigned char *
+spare(union u_spcl *h)
+{
+	return (unsigned char *)h + offsetof(struct s_spcl, c_spare);
+}
+
+static const unsigned char *
+spare_const(const union u_spcl *h)
+{
+	return (const unsigned char *)h + offsetof(struct s_spcl, c_spare);
+}
+
+static void
+put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t
+get_le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+
+	for (int i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void
+spclext_put(union u_spcl *h, const struct spclext *x)
+{
+	unsigned char *p = spare(h);
+
+	memset(p, 0, sizeof(h->s_spcl.c_spare));
+	memcpy(p + EXT_MAGIC, ext_magic, sizeof(ext_magic));
+	p[EXT_VERSION] = EXT_VERSION_1;
+	p[EXT_SIZE] = EXT_V1_SIZE;
+	put_le(p + EXT_FLAGS, x->flags & (SPCLEXT_DATASUM | SPCLEXT_DATES), 2);
+	if (x->flags & SPCLEXT_DATASUM)
+		put_le(p + EXT_DATASUM, x->datasum, 8);
+	if (x->flags & SPCLEXT_DATES) {
+		put_le(p + EXT_DATE, (uint64_t)x->date, 8);
+		put_le(p + EXT_DDATE, (uint64_t)x->ddate, 8);
+	}
+}
+
+bool
+spclext_get(const union u_spcl *h, struct spclext *x)
+{
+	const unsigned char *p = spare_const(h);
+	unsigned size;
+
+	memset(x, 0, sizeof(*x));
+	if (memcmp(p + EXT_MAGIC, ext_magic, sizeof(ext_magic)) != 0 ||
+	    p[EXT_VERSION] < EXT_VERSION_1)
+		return false;
+	/* A later version appends: every field inside size is known. */
+	size = p[EXT_SIZE];
+	if (size < EXT_V1_SIZE || size > sizeof(h->s_spcl.c_spare))
+		return false;
+	x->flags = (unsigned)get_le(p + EXT_FLAGS, 2) &
+	    (SPCLEXT_DATASUM | SPCLEXT_DATES);
+	if (x->flags & SPCLEXT_DATASUM)
+		x->datasum = get_le(p + EXT_DATASUM, 8);
+	if (x->flags & SPCLEXT_DATES) {
+		x->date = (int64_t)get_le(p + EXT_DATE, 8);
+		x->ddate = (int64_t)get_le(p + EXT_DDATE, 8);
+	}
+	return true;
+}
+
+bool
+spclext_set_datasum(union u_spcl *h, uint64_t sum)
+{
+	struct spclext x;
+
+	if (!spclext_get(h, &x) || !(x.flags & SPCLEXT_DATASUM))
+		return false;
+	put_le(spare(h) + EXT_DATASUM, sum, 8);
+	return true;
+}
