@@ -25,6 +25,7 @@
 #include "qfa.h"
 #include "rmtclient.h"
 #include "sig.h"
+#include "spclext.h"
 #include "tape.h"
 
 #define BYTES_PER_MB (1024.0 * 1024.0)
@@ -59,6 +60,12 @@ build_ident(const struct dump_opts *o, const struct dump_fs *dfs, time_t date,
 	memset(id, 0, sizeof(*id));
 	id->s_spcl.c_date = (int32_t)date;
 	id->s_spcl.c_ddate = (int32_t)ddate;
+	/* The dates whole, past 2038 too (records.c copies them into every
+	 * header's extension). */
+	spclext_put(id,
+		    &(struct spclext){.flags = SPCLEXT_DATES,
+				      .date = (int64_t)date,
+				      .ddate = (int64_t)ddate});
 	id->s_spcl.c_level = o->level;
 	if (!o->label_given)
 		label = dfs->volname[0] != '\0' ? dfs->volname : LABEL_NONE;

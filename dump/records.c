@@ -34,6 +34,7 @@
 #include "sig.h"
 #include "slave.h"
 #include "spcl.h"
+#include "spclext.h"
 #include "tapeint.h"
 #include "xio.h"
 
@@ -165,9 +166,10 @@ record_done_check(struct tape_state *ts)
 		flush_record(ts);
 }
 
-/* Queue blocks from memory (tape_mem without the -A copy). */
+/* Queue blocks from memory, as data or (SLAVE_HEADER) as headers. */
 void
-records_mem(struct tape_state *ts, const void *buf, size_t n)
+records_inline(struct tape_state *ts, enum slave_item_kind kind,
+	       const void *buf, size_t n)
 {
 	const unsigned char *p = buf;
 
@@ -177,12 +179,19 @@ records_mem(struct tape_state *ts, const void *buf, size_t n)
 
 		memcpy(ts->cur.inline_data + (size_t)ts->cur.ninline * TP_BSIZE,
 		       p, k * TP_BSIZE);
-		(void)add_item(ts, SLAVE_INLINE, 0, k);
+		(void)add_item(ts, kind, 0, k);
 		ts->cur.ninline += (uint32_t)k;
 		p += k * TP_BSIZE;
 		n -= k;
 		record_done_check(ts);
 	}
+}
+
+/* Queue data blocks from memory (tape_mem without the -A copy). */
+void
+records_mem(struct tape_state *ts, const void *buf, size_t n)
+{
+	records_inline(ts, SLAVE_INLINE, buf, n);
 }
 
 void
@@ -238,6 +247,29 @@ note_header(struct tape_state *ts, const union u_spcl *h)
 	ts->last.end = records_next(ts) + 1 + data;
 }
 
+/*
+ * The extension of every header (spclext.h): the dump's dates from the
+ * identity template, and a request for the checksum of the data since
+ * the previous header, which the slave that assembles the record fills
+ * in: only it has read that data.  A volume header asks for the sum of
+ * the end of the volume before it, unless that volume ended at the end
+ * of the media: the records queued again behind it are not the ones
+ * the sum would follow (doc/format.md 2.6).  The -A table of contents
+ * gets the header without the request: its data is not the tape's.
+ */
+static void
+extend_header(const struct tape_state *ts, union u_spcl *h, int datasum)
+{
+	struct spclext x;
+
+	(void)spclext_get(ts->cfg.ident, &x);
+	x.flags &= SPCLEXT_DATES;
+	if (datasum)
+		x.flags |= SPCLEXT_DATASUM;
+	spclext_put(h, &x);
+	spcl_set_checksum(h);
+}
+
 void
 records_header(struct tape_state *ts, union u_spcl *h)
 {
@@ -251,11 +283,13 @@ records_header(struct tape_state *ts, union u_spcl *h)
 	s->c_flags |= DR_NEWINODEFMT;
 	if (ts->cfg.compress != COMP_NONE)
 		s->c_flags |= DR_COMPRESSED;
-	spcl_set_checksum(h);
+	extend_header(ts, h, 0);
 	note_header(ts, h);
 	/* -Q, -A */
 	qfa_header(h, ts->volume, ts->nrecords, ts->vol_first_rec);
-	records_mem(ts, h, 1);
+	if (s->c_type != TS_TAPE || (ts->volume > 1 && !ts->replaying))
+		extend_header(ts, h, 1);
+	records_inline(ts, SLAVE_HEADER, h, 1);
 }
 
 /* Complete the last record with TS_END headers (at least one) and send

@@ -34,9 +34,11 @@ replay_records(struct tape_state *ts, struct hist_rec *h, size_t n,
 			uint64_t off = it->off + (uint64_t)skip * TP_BSIZE;
 
 			/* the old header is the first block: inline */
-			if (it->kind == SLAVE_INLINE) {
-				records_mem(ts, inl + (size_t)skip * TP_BSIZE,
-					    nb);
+			if (it->kind == SLAVE_INLINE ||
+			    it->kind == SLAVE_HEADER) {
+				records_inline(
+				    ts, (enum slave_item_kind)it->kind,
+				    inl + (size_t)skip * TP_BSIZE, nb);
 				inl += (size_t)it->nblocks * TP_BSIZE;
 			} else if (it->kind == SLAVE_DISK)
 				records_disk(ts, off, nb);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cprefix.h"
+#include "datasum.h"
 #include "dumprestore.h"
 #include "ring.h"
 
@@ -49,6 +50,8 @@ struct ring_slot_ctl {
 	sem_t free; /* posted by the writer: slot reusable */
 	sem_t full; /* posted by the slave: record assembled */
 	sem_t sized; /* feedback rings: posted with full */
+	sem_t summed; /* posted with chain: checksum state published */
+	struct datasum chain; /* the state at the end of the record */
 	uint64_t record; /* record the slot holds (set by the slave) */
 	unsigned flags; /* RING_* */
 	size_t outlen; /* bytes of the output area to write */
@@ -146,7 +149,8 @@ ring_create(int ntrec, int compressed, int feedback)
 	for (i = 0; i < nslots; i++) {
 		if (sem_init(&r->ctl[i].free, 1, 1) == -1 ||
 		    sem_init(&r->ctl[i].full, 1, 0) == -1 ||
-		    sem_init(&r->ctl[i].sized, 1, 0) == -1)
+		    sem_init(&r->ctl[i].sized, 1, 0) == -1 ||
+		    sem_init(&r->ctl[i].summed, 1, 0) == -1)
 			goto fail;
 	}
 	return r;
@@ -170,6 +174,7 @@ ring_destroy(struct ring *r)
 		sem_destroy(&r->ctl[i].free);
 		sem_destroy(&r->ctl[i].full);
 		sem_destroy(&r->ctl[i].sized);
+		sem_destroy(&r->ctl[i].summed);
 	}
 	sem_destroy(&r->vol.closed);
 	sem_destroy(&r->vol.next);
@@ -252,6 +257,26 @@ timed_wait_sem(sem_t *s, int timeout_ms)
 			return -1;
 	}
 	return 1;
+}
+
+int
+ring_chain_publish(struct ring *r, uint64_t rec, const struct datasum *s)
+{
+	struct ring_slot_ctl *c = &r->ctl[rec % r->nslots];
+
+	c->chain = *s;
+	return sem_post(&c->summed);
+}
+
+int
+ring_chain_take(struct ring *r, uint64_t rec, struct datasum *s)
+{
+	struct ring_slot_ctl *c = &r->ctl[rec % r->nslots];
+
+	if (wait_sem(&c->summed) == -1)
+		return -1;
+	*s = c->chain;
+	return 0;
 }
 
 int

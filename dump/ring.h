@@ -112,6 +112,16 @@ int ring_wait_full_timed(struct ring *r, uint64_t rec, int timeout_ms,
  */
 int ring_wait_sized(struct ring *r, uint64_t rec, int timeout_ms,
 		    size_t *outlen);
+/*
+ * The checksum chain (slave.c): the state of the data checksum at the
+ * end of record rec, handed from the slave that assembled rec to the
+ * one that assembles rec + 1.  Every record but the last is taken
+ * exactly once, in order: take waits until rec was published.
+ */
+struct datasum;
+int ring_chain_publish(struct ring *r, uint64_t rec, const struct datasum *s);
+int ring_chain_take(struct ring *r, uint64_t rec, struct datasum *s);
+
 /* Writer: record rec reached the output; its slot may be reused. */
 int ring_release(struct ring *r, uint64_t rec);
 

@@ -41,10 +41,13 @@
 #include "xio.h"
 #include "compress.h"
 #include "cprefix.h"
+#include "datasum.h"
 #include "devread.h"
 #include "optr.h"
 #include "ring.h"
 #include "slave.h"
+#include "spcl.h"
+#include "spclext.h"
 
 /* Exit statuses of a slave (the master only tests for zero). */
 #define SLAVE_EXIT_OK	  0
@@ -138,7 +141,7 @@ valid_items(const struct packet *p, int ntrec)
 		if (it->nblocks == 0)
 			return 0;
 		blocks += it->nblocks;
-		if (it->kind == SLAVE_INLINE)
+		if (it->kind == SLAVE_INLINE || it->kind == SLAVE_HEADER)
 			inl += it->nblocks;
 		else if (it->kind == SLAVE_DISK) {
 			if (it->off % TP_BSIZE != 0)
@@ -179,7 +182,8 @@ lay_out(struct ring *ring, const struct packet *b, size_t n,
 			size_t len = (size_t)it->nblocks * TP_BSIZE;
 			struct segment *last = nseg ? &seg[nseg - 1] : NULL;
 
-			if (it->kind == SLAVE_INLINE) {
+			if (it->kind == SLAVE_INLINE ||
+			    it->kind == SLAVE_HEADER) {
 				memcpy(dst, src, len);
 				src += len;
 			} else if (it->kind == SLAVE_ZERO) {
@@ -414,14 +418,56 @@ receive_valid(struct ring *ring, int sock, struct packet *p, int ntrec)
 	return rc;
 }
 
-/* Compress (when asked) and hand the n records of batch b to the
- * writer. */
+/*
+ * The data checksums of record p (spclext.h): carry the running sum
+ * through its blocks, starting from the state the slave of the record
+ * before published, and put it into each header that asks for it, then
+ * start over behind every header.  Only the checksum runs in record
+ * order across the slaves; reading and compressing stay parallel.
+ */
+static void
+sum_record(struct ring *ring, const struct packet *p)
+{
+	uint64_t rec = p->req.record;
+	unsigned char *blk = ring_slot(ring, rec);
+	struct datasum st;
+	uint32_t i, j;
+
+	if (rec == 0)
+		datasum_reset(&st);
+	else if (ring_chain_take(ring, rec - 1, &st) == -1)
+		fail(ring, RING_INTERNAL, errno, rec, 0, 0, 0);
+	for (i = 0; i < p->req.nitems; i++) {
+		const struct slave_item *it = &p->items[i];
+
+		if (it->kind != SLAVE_HEADER) {
+			datasum_add(&st, blk, (size_t)it->nblocks * TP_BSIZE);
+			blk += (size_t)it->nblocks * TP_BSIZE;
+			continue;
+		}
+		for (j = 0; j < it->nblocks; j++, blk += TP_BSIZE) {
+			union u_spcl *h = (union u_spcl *)(void *)blk;
+
+			if (spclext_set_datasum(h, datasum_value(&st)))
+				spcl_set_checksum(h);
+			datasum_reset(&st);
+		}
+	}
+	if (ring_chain_publish(ring, rec, &st) == -1)
+		fail(ring, RING_INTERNAL, errno, rec, 0, 0, 0);
+}
+
+/* Sum, compress (when asked) and hand the n records of batch b to the
+ * writer.  All are summed first: the next slave waits for the sum at
+ * the end of the batch, not for the compression. */
 static void
 finish_batch(const struct slave_config *sc, struct ring *ring,
 	     const struct packet *b, size_t n, void *work)
 {
 	size_t k;
 
+	for (k = 0; k < n; k++)
+		sum_record(ring, &b[k]);
 	for (k = 0; k < n; k++) {
 		const struct packet *p = &b[k];
 		unsigned flags = 0;

@@ -4,8 +4,8 @@
  *
  * One packet describes one record of ntrec tape blocks.  On the stream
  * socket it is: struct slave_req, then nitems struct slave_item, then
- * the bytes of every SLAVE_INLINE item in item order (nblocks *
- * TP_BSIZE each).  The items cover the record exactly, in order.
+ * the bytes of every SLAVE_INLINE and SLAVE_HEADER item in item order
+ * (nblocks * TP_BSIZE each).  The items cover the record exactly, in order.
  * Closing the socket ends the slave.
  */
 #ifndef DUMP_SLAVE_H
@@ -19,6 +19,8 @@ enum slave_item_kind {
 	SLAVE_INLINE = 1, /* blocks carried in the packet (headers, memory) */
 	SLAVE_DISK, /* blocks read from the device at off */
 	SLAVE_ZERO, /* blocks of zeros */
+	SLAVE_HEADER, /* headers carried in the packet: the slave sets the
+		       * data checksum of their extension (spclext.h) */
 };
 
 struct slave_item {

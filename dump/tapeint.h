@@ -151,6 +151,8 @@ void procs_kill(struct procs *p);
 uint64_t records_next(const struct tape_state *ts);
 void records_header(struct tape_state *ts, union u_spcl *h);
 void records_mem(struct tape_state *ts, const void *buf, size_t n);
+void records_inline(struct tape_state *ts, enum slave_item_kind kind,
+		    const void *buf, size_t n);
 void records_disk(struct tape_state *ts, uint64_t off, size_t n);
 void records_zero(struct tape_state *ts, size_t n);
 void records_pad_final(struct tape_state *ts, union u_spcl *end);

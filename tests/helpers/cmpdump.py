@@ -4,8 +4,10 @@ single-volume, native (little-endian) dump archives.
 
   cmpdump.py cmp [--strict] [--allow-inode N]... A B
       Compare two archives of the same unchanged file system, record by
-      record. Always ignored: c_date and c_checksum.
+      record. Always ignored: c_date, c_checksum and the dates of the
+      header extension (doc/format.md 2.6).
       Unless --strict, also ignored (doc/format.md 2.5, 7.3, 8.1):
+        - the header extension (c_spare: zero in 0.4b47's archives);
         - the microsecond fields of the inode times (0.4b47 writes 0);
         - c_tapea (shifts once a record's layout legitimately differs);
         - carried-over bytes: c_addr beyond c_count, c_dinode of TS_TAPE,
@@ -21,8 +23,8 @@ single-volume, native (little-endian) dump archives.
       --allow-ea-inode N: the EA records of inode N may differ (0.4b47
       dumps the "system.data" attribute of inline-data inodes).
       Prints one line per difference; exit 0 when none, 1 otherwise.
-      --strict: only c_date and c_checksum may differ (two dumps by the
-      same program of an unchanged file system).
+      --strict: only c_date, c_checksum and the extension's dates may
+      differ (two dumps by the same program of an unchanged file system).
 
   cmpdump.py inode ARCHIVE INO
       Print the inode image of the first TS_INODE header of INO:
@@ -32,6 +34,17 @@ single-volume, native (little-endian) dump archives.
       Check that the bytes after di_size in the data of directories,
       symlinks and EA records are zero (0.4b47 leaves stale bytes there;
       we must not). Prints each offender; exit 1 if any.
+
+  cmpdump.py extension ARCHIVE
+      Check the header extension (doc/format.md 2.6) of every header: our
+      magic, version 1, 32 bytes, the 64-bit dates equal to c_date and
+      c_ddate, and a data checksum requested on every header but the
+      first volume header (its value is checked by restore --verify).
+      Prints each offender; exit 1 if any.
+
+  cmpdump.py datablocks ARCHIVE
+      One line per data block: "BLOCKNO INO KIND", KIND one of file,
+      dir, link, ea, map (TS_CLRI/TS_BITS): whose data the block is.
 
   cmpdump.py names ARCHIVE
       Print every directory entry name of the archive, one per line (raw
@@ -56,6 +69,11 @@ OFF_SIZE = 40
 USEC_OFFS = (52, 60, 68)
 OFF_COUNT, OFF_ADDR, NADDR = 160, 164, 512
 OFF_FLAGS = 888
+# The header extension in c_spare (doc/format.md 2.6): its dates follow
+# c_date; the rest (magic, flags, data checksum) must match between two
+# dumps of ours, and is absent from 0.4b47's archives.
+OFF_SPARE, SPARE_LEN = 904, 120
+OFF_EXT_DATES, EXT_DATES_LEN = OFF_SPARE + 16, 16
 S_IFMT, S_IFDIR, S_IFLNK = 0o170000, 0o040000, 0o120000
 
 
@@ -195,8 +213,10 @@ def masked_header(r, first, strict):
     h = bytearray(r.hdr)
     for off in (OFF_DATE, OFF_CKSUM):
         h[off:off + 4] = b'\0' * 4
+    h[OFF_EXT_DATES:OFF_EXT_DATES + EXT_DATES_LEN] = bytes(EXT_DATES_LEN)
     if strict:
         return h
+    h[OFF_SPARE:OFF_SPARE + SPARE_LEN] = bytes(SPARE_LEN)
     for off in USEC_OFFS:
         h[off:off + 4] = b'\0' * 4
     h[OFF_TAPEA:OFF_TAPEA + 4] = b'\0' * 4
@@ -371,6 +391,50 @@ def zero_tails(path):
     return bad
 
 
+EXT_MAGIC, EXT_DATASUM, EXT_DATES = b'dmpX', 0x1, 0x2
+
+
+def check_extension(path):
+    bad = 0
+    for k, r in enumerate(read_records(path)):
+        e = r.hdr[OFF_SPARE:OFF_SPARE + SPARE_LEN]
+        flags = struct.unpack_from('<H', e, 6)[0]
+        date, ddate = struct.unpack_from('<qq', e, 16)
+        want = EXT_DATES | (0 if k == 0 else EXT_DATASUM)
+        problems = []
+        if e[0:4] != EXT_MAGIC or e[4] != 1 or e[5] != 32:
+            problems.append('no extension (%s)' % e[0:6].hex())
+        elif flags != want:
+            problems.append('flags 0x%x, not 0x%x' % (flags, want))
+        elif date != r.i32(OFF_DATE) or ddate != r.i32(8):
+            problems.append('dates %d %d, not %d %d' % (
+                date, ddate, r.i32(OFF_DATE), r.i32(8)))
+        elif any(e[32:]):
+            problems.append('bytes after the extension')
+        for p in problems:
+            print('header at block %d (type %d, inode %d): %s' % (
+                r.blockno, r.type, r.ino, p))
+            bad = 1
+    return bad
+
+
+def data_blocks(path):
+    for r in read_records(path):
+        if r.type in (TS_CLRI, TS_BITS):
+            kind = 'map'
+        elif r.is_ea:
+            kind = 'ea'
+        elif (r.mode & S_IFMT) == S_IFDIR:
+            kind = 'dir'
+        elif (r.mode & S_IFMT) == S_IFLNK:
+            kind = 'link'
+        else:
+            kind = 'file'
+        for j in range(len(r.data)):
+            print('%d %d %s' % (r.blockno + 1 + j, r.ino, kind))
+    return 0
+
+
 def main(argv):
     if not argv:
         sys.exit(__doc__)
@@ -397,6 +461,10 @@ def main(argv):
         return show_inode(args[0], int(args[1]))
     if cmd == 'zerotails' and len(args) == 1:
         return zero_tails(args[0])
+    if cmd == 'extension' and len(args) == 1:
+        return check_extension(args[0])
+    if cmd == 'datablocks' and len(args) == 1:
+        return data_blocks(args[0])
     if cmd == 'names' and len(args) == 1:
         return show_names(args[0])
     if cmd == 'dirents' and len(args) == 1:
