@@ -65,6 +65,21 @@ void extract_make_dirs(void);
 void extract_sync(void);
 void select_names(char **names, int nnames);
 void select_tree(struct entry *e);
+/* datacheck.c: the data checksums of the header extension. */
+struct datacheck_stats {
+	uint64_t checked_blocks; /* covered by a checksum that matched or not */
+	uint64_t unchecked_blocks; /* no checksum, or not all read */
+	unsigned long damaged; /* checksums that did not match */
+	bool any_extension; /* some header carried the extension */
+};
+void datacheck_block(const unsigned char *blk);
+void datacheck_break(void);
+void datacheck_header(const union u_spcl *h, bool first);
+void datacheck_reset(void);
+void datacheck_set_namer(const char *(*name_of)(uint32_t ino));
+const struct datacheck_stats *datacheck_stats(void);
+void datacheck_volume(const union u_spcl *h, bool rejoined);
+
 /* incremental.c */
 int incr_restore(void);
 
@@ -126,6 +141,7 @@ uint64_t tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 bool tape_cut_short(void);
 bool tape_had_error(void);
 bool tape_newinodefmt(void);
+void tape_read_to_end(void);
 bool tape_resynced(void);
 bool tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia);
 void tape_next_header(void);
@@ -135,6 +151,9 @@ void tape_setup(void);
 void tape_skipfile(void);
 bool tape_swapped(void);
 bool tape_truncated(void);
+
+/* verify.c */
+int verify_run(void);
 
 /* walk.c: the inode walk after pass III (-x, -r, -C). */
 struct walk_ops {

@@ -31,6 +31,7 @@
 enum {
 	OPT_NO_DOT = 256,
 	OPT_IGNORE_ZFLAG,
+	OPT_VERIFY,
 };
 /* --debug's bit of -d's output; without a value --debug is -d */
 #define DEBUG_PLAIN 0x1UL
@@ -46,6 +47,8 @@ static const struct option long_opts[] = {
     {"no-set-curr-dir-perms", no_argument, NULL, OPT_NO_DOT},
     {"ignore-compression-flag-for-0.4b45-dumps", no_argument, NULL,
      OPT_IGNORE_ZFLAG},
+    /* ours: a mode without a letter (upstream may take any free one) */
+    {"verify", no_argument, NULL, OPT_VERIFY},
     {"archive-file", required_argument, NULL, 'A'},
     {"no-ask-volume", no_argument, NULL, 'a'},
     {"block-size", required_argument, NULL, 'b'},
@@ -172,12 +175,26 @@ expand_old_syntax(int *argcp, char **argv, char **optwords)
 	return nv;
 }
 
+/* How a mode is named in messages: its letter, or --verify. */
+static const char *
+mode_name(int c)
+{
+	static char letter[2][2];
+	static int which;
+
+	if (c == MODE_VERIFY)
+		return "--verify";
+	which ^= 1;
+	letter[which][0] = (char)c;
+	return letter[which];
+}
+
 static void
 set_mode(int c)
 {
 	if (ropt.mode != 0 && ropt.mode != c)
-		errx(R_ERROR, "%c and %c options are mutually exclusive",
-		     ropt.mode, c);
+		errx(R_ERROR, "%s and %s options are mutually exclusive",
+		     mode_name(ropt.mode), mode_name(c));
 	ropt.mode = c;
 }
 
@@ -268,11 +285,16 @@ parse_args(int argc, char **argv)
 		case 'y': ropt.yflag = true; break;
 		case OPT_NO_DOT: ropt.no_dot = true; break;
 		case OPT_IGNORE_ZFLAG: ropt.ignore_zflag = true; break;
+		case OPT_VERIFY: set_mode(MODE_VERIFY); break;
 		default: usage();
 		}
 	}
 	if (ropt.mode == 0)
 		errx(R_ERROR, "none of C, i, R, r, t or x options specified");
+	if (ropt.mode == MODE_VERIFY && optind < argc)
+		errx(R_ERROR,
+		     "--verify reads the whole archive: no file "
+		     "names");
 	/* -e and -E (SELinux) only matter where files are made. */
 	if ((eflag || Eflag) && (ropt.mode == 't' || ropt.mode == 'P'))
 		errx(R_ERROR, "%c option is not valid for %c command",
@@ -389,6 +411,16 @@ do_rebuild(void)
 	return finish();
 }
 
+/* The name of inode ino for the messages of the data checks, once the
+ * directories are known (NULL before, or for a nameless inode). */
+static const char *
+name_of_inode(uint32_t ino)
+{
+	const struct entry *e = sym_lookup_ino(ino);
+
+	return e != NULL ? sym_path(e) : NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -402,6 +434,7 @@ main(int argc, char **argv)
 	if (ropt.mode == 'C')
 		msg_verbose("Begin compare restore\n");
 	qfa_open_files();
+	datacheck_set_namer(name_of_inode);
 	tape_setup();
 	qfa_check_date();
 	switch (ropt.mode) {
@@ -422,6 +455,7 @@ main(int argc, char **argv)
 		    : R_SUCCESS;
 		break;
 	case 'x': rc = do_extract(); break;
+	case MODE_VERIFY: rc = verify_run(); break;
 	case 'r': rc = do_rebuild(); break;
 	case 'R':
 		rc = resume_run();

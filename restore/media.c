@@ -403,6 +403,30 @@ header_only(void)
  * so the blocks of it already read are skipped, counted from c_firstrec
  * (doc/format.md 10.4).  False when there is no next volume.
  */
+/* The last volume change (media_volume_serial()). */
+static unsigned vol_serial;
+static union u_spcl vol_header;
+static bool vol_rejoined;
+
+unsigned
+media_volume_serial(void)
+{
+	return vol_serial;
+}
+
+const union u_spcl *
+media_volume_header(bool *rejoined)
+{
+	*rejoined = vol_rejoined;
+	return &vol_header;
+}
+
+bool
+media_is_pipe(void)
+{
+	return in_is_pipe();
+}
+
 static bool
 change_volume(void)
 {
@@ -472,6 +496,9 @@ change_volume(void)
 		     "blocks read before\n",
 		     next, (unsigned long long)firstrec,
 		     (unsigned long long)skip);
+	vol_rejoined = skip == 0;
+	vol_header = h;
+	vol_serial++;
 	for (; skip > 0 && in_fill(TP_BSIZE); skip--) {
 		in_start += TP_BSIZE;
 		phys_blocks++;

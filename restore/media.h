@@ -25,5 +25,14 @@ void media_set_swapped(void);
 void media_setup_compression(long n);
 size_t media_tape_record(void);
 bool media_swapped(void);
+/* Volume changes made inside media_next_block(): a count that grows
+ * with each, and the header of the newest volume, with *rejoined saying
+ * whether its blocks continue the stream exactly where the last volume
+ * stopped (not after an end-of-media cut, whose record was read twice,
+ * doc/format.md 10.4). */
+unsigned media_volume_serial(void);
+const union u_spcl *media_volume_header(bool *rejoined);
+/* Whether the input is a pipe (or socket). */
+bool media_is_pipe(void);
 
 #endif /* MEDIA_H */

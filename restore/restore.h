@@ -36,9 +36,12 @@
  * namlen (1), name (dirs.c, list.c and ishls.c read it). */
 #define PACKED_HDR 6
 
+/* The mode of restore --verify (verify.c), which has no letter. */
+#define MODE_VERIFY 'K'
+
 /* What main() decided; filled once, read everywhere. */
 struct ropts {
-	int mode; /* 'C', 'i', 'r', 'R', 't', 'x' */
+	int mode; /* 'C', 'i', 'r', 'R', 't', 'x', MODE_VERIFY */
 	const char *tape; /* -f */
 	const char *cmpdir; /* -D */
 	const char *tmpdir; /* -T */

@@ -45,6 +45,7 @@ size_t usedmap_len;
 static bool hdr_synth; /* curhdr is the synthesized end */
 static bool newinodefmt;
 static bool resynced; /* garbage was skipped, or a map was damaged */
+static unsigned vol_serial; /* media_volume_serial() last seen */
 
 /* Run before each inode lookup; set by a plug-in of the reader. */
 static void (*find_hook)(void);
@@ -78,10 +79,39 @@ tape_newinodefmt(void)
 	return newinodefmt;
 }
 
+/* The input failed, or data did not match its checksum. */
 bool
 tape_had_error(void)
 {
-	return media_error();
+	return media_error() || datacheck_stats()->damaged > 0;
+}
+
+/* The next block; a volume change inside media_next_block() is told to
+ * the data checks first (datacheck.c). */
+static const unsigned char *
+next_block(void)
+{
+	const unsigned char *p = media_next_block();
+
+	if (media_volume_serial() != vol_serial) {
+		bool rejoined;
+		const union u_spcl *vh = media_volume_header(&rejoined);
+
+		vol_serial = media_volume_serial();
+		datacheck_volume(vh, rejoined);
+	}
+	return p;
+}
+
+/* The next block between two headers: data, summed for the check. */
+static const unsigned char *
+data_block(void)
+{
+	const unsigned char *p = next_block();
+
+	if (p != NULL)
+		datacheck_block(p);
+	return p;
 }
 
 /* Range checks of a native-order header: nothing downstream trusts a
@@ -110,7 +140,7 @@ enum hdr_kind { HDR_OK, HDR_NOT, HDR_EOF };
 static enum hdr_kind
 read_header(union u_spcl *h, bool first)
 {
-	const unsigned char *p = media_next_block();
+	const unsigned char *p = next_block();
 	enum spcl_kind k;
 
 	if (p == NULL)
@@ -172,12 +202,16 @@ tape_next_header(void)
 		enum hdr_kind k = read_header(&h, false);
 
 		if (k == HDR_OK) {
+			if (skipped > 0)
+				datacheck_break();
+			datacheck_header(&h, false);
 			curhdr = h;
 			if (h.s_spcl.c_type == TS_END)
 				media_mark_end();
 			break;
 		}
 		if (k == HDR_EOF) {
+			datacheck_break();
 			synth_end();
 			break;
 		}
@@ -217,7 +251,7 @@ skip_present(const struct s_spcl *h)
 				n += r.blocks;
 	}
 	for (uint64_t i = 0; i < n; i++)
-		if (media_next_block() == NULL)
+		if (data_block() == NULL)
 			return;
 }
 
@@ -229,7 +263,7 @@ read_map(size_t *lenp)
 	unsigned char *map = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		const unsigned char *p = media_next_block();
+		const unsigned char *p = data_block();
 
 		if (p == NULL)
 			break;
@@ -262,6 +296,7 @@ tape_setup(void)
 	enum hdr_kind k;
 
 	msg_verbose("Verify tape and initialize maps\n");
+	datacheck_reset();
 	media_open();
 	k = read_header(&h, true);
 	/* A tape gave its first record whole: the block size. */
@@ -274,6 +309,7 @@ tape_setup(void)
 					       : (long)DEFAULT_READ_BLOCKS);
 	if (k != HDR_OK || h.s_spcl.c_type != TS_TAPE)
 		errx(R_ERROR, "Tape is not a dump tape");
+	datacheck_header(&h, true);
 	curhdr = tapehdr = h;
 	dumpdate = h.s_spcl.c_date;
 	dumpprev = h.s_spcl.c_ddate;
@@ -319,6 +355,8 @@ tape_restart(const char *name)
 
 	if (!media_restart(name, &h))
 		return false;
+	datacheck_break();
+	datacheck_header(&h, true);
 	hdr_synth = false;
 	curhdr = h;
 	tape_next_header();
@@ -408,7 +446,7 @@ tape_getfile(void (*data)(const unsigned char *, size_t, void *),
 			for (uint32_t b = 0; b < run.blocks; b++) {
 				size_t n =
 				    left < TP_BSIZE ? (size_t)left : TP_BSIZE;
-				const unsigned char *p = media_next_block();
+				const unsigned char *p = data_block();
 
 				if (p == NULL) {
 					ended = true;
@@ -455,11 +493,26 @@ tape_find_inode(void)
 }
 
 /* Read the input to its end: a writer on the other end of a pipe must
- * never see it closed early (amrecover). */
+ * never see it closed early (amrecover).  What is left of the dump on a
+ * pipe is read as the dump, so that its data is checked on the way
+ * (amcheckdump's restore -t reads the whole stream). */
 void
 tape_drain(void)
 {
+	if (media_is_pipe())
+		tape_read_to_end();
 	media_drain();
+}
+
+/* Read every header and data block up to the end of the dump, checking
+ * them as any read does (restore --verify; -t on a pipe). */
+void
+tape_read_to_end(void)
+{
+	while (curhdr.s_spcl.c_type != TS_END) {
+		skip_present(&curhdr.s_spcl);
+		tape_next_header();
+	}
 }
 
 /* True when the archive ended without its TS_END record. */
@@ -499,6 +552,7 @@ tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 		media_mark_end();
 		return true;
 	}
+	datacheck_break();
 	if (!media_seek(vol, pos, newmedia, &switched)) {
 		synth_end();
 		return false;
@@ -521,6 +575,9 @@ tape_seek_position(int vol, uint64_t pos, uint32_t ino, bool newmedia)
 		      (h.s_spcl.c_flags & DR_EXTATTRIBUTES) ||
 		      (h.s_spcl.c_dinode.di_mode & S_IFMT) == S_IFDIR)))
 			continue;
+		/* what was passed over was not all read: no check yet */
+		datacheck_break();
+		datacheck_header(&h, true);
 		curhdr = h;
 		if (h.s_spcl.c_type == TS_END)
 			media_mark_end();

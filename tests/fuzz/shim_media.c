@@ -31,4 +31,7 @@ fuzz_media_reset(void)
 	volname = NULL;
 	phys_blocks = 0;
 	no_more_volumes = false;
+	vol_serial = 0;
+	vol_rejoined = false;
+	memset(&vol_header, 0, sizeof(vol_header));
 }

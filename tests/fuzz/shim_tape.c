@@ -23,4 +23,5 @@ fuzz_tape_reset(void)
 	dumpmap = usedmap = NULL;
 	dumpmap_len = usedmap_len = 0;
 	hdr_synth = newinodefmt = resynced = false;
+	vol_serial = 0;
 }
