@@ -50,6 +50,18 @@ copy_field(char *dst, size_t size, const char *src)
 	strncpy(dst, src, size - 1);
 }
 
+/* The date of the dump whole, past 2038 too: from the extension
+ * build_ident() wrote (c_date keeps its low 32 bits). */
+static time_t
+ident_date(const union u_spcl *id)
+{
+	struct spclext x;
+
+	if (spclext_get(id, &x) && (x.flags & SPCLEXT_DATES))
+		return (time_t)x.date;
+	return (time_t)id->s_spcl.c_date;
+}
+
 static void
 build_ident(const struct dump_opts *o, const struct dump_fs *dfs, time_t date,
 	    time_t ddate, union u_spcl *id)
@@ -159,8 +171,7 @@ run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	changed = changes_finish();
 	incomplete =
 	    o->strict && (changed > 0 || damaged > 0 || unreadable > 0);
-	closing_messages(o, (time_t)cfg->ident->s_spcl.c_date, start, changed,
-			 incomplete);
+	closing_messages(o, ident_date(cfg->ident), start, changed, incomplete);
 	if (incomplete)
 		exit(X_INCOMPLETE);
 }

@@ -28,6 +28,7 @@
 #include "blockmap.h"
 #include "media.h"
 #include "spcl.h"
+#include "spclext.h"
 #include "xalloc.h"
 
 /* restore 0.4b47's default read size, shown in "Input block size is". */
@@ -375,13 +376,19 @@ tape_restart(const char *name)
 void
 print_dump_info(const struct s_spcl *h)
 {
-	time_t t = (time_t)h->c_date;
+	time_t t = (time_t)h->c_date, base = (time_t)h->c_ddate;
 	char host[NAMELEN + 1], dev[NAMELEN + 1], fs[NAMELEN + 1];
 	char label[LBLSIZE + 1];
+	struct spclext x;
 
+	/* Our dump's dates whole: past 2038 too (doc/format.md 2.6). */
+	if (spclext_get((const union u_spcl *)h, &x) &&
+	    (x.flags & SPCLEXT_DATES)) {
+		t = (time_t)x.date;
+		base = (time_t)x.ddate;
+	}
 	printf("Dump   date: %s", ctime(&t));
-	t = (time_t)h->c_ddate;
-	printf("Dumped from: %s", h->c_ddate == 0 ? "the epoch\n" : ctime(&t));
+	printf("Dumped from: %s", base == 0 ? "the epoch\n" : ctime(&base));
 	if (h->c_host[0] == '\0')
 		return;
 	memcpy(host, h->c_host, NAMELEN);
