@@ -21,6 +21,13 @@
 /* Which fields an extension carries (struct spclext.flags). */
 #define SPCLEXT_DATASUM 0x0001 /* datasum: the data since the last header */
 #define SPCLEXT_DATES	0x0002 /* date, ddate: c_date and c_ddate whole */
+#define SPCLEXT_TIMES	0x0004 /* atime, mtime, ctime: an inode's, whole */
+
+/* A time as ext4 keeps it: seconds past 2038 and before 1970 too. */
+struct spclext_time {
+	int64_t sec;
+	uint32_t nsec;
+};
 
 struct spclext {
 	unsigned flags; /* SPCLEXT_* */
@@ -29,6 +36,8 @@ struct spclext {
 	uint64_t datasum;
 	int64_t date; /* date of this dump, seconds since 1970 */
 	int64_t ddate; /* date of its base, 0 for a level 0 */
+	/* TS_INODE and TS_ADDR headers: the inode's times. */
+	struct spclext_time atime, mtime, ctime;
 };
 
 /* Write x into the spare bytes of h (the caller sets c_checksum). */

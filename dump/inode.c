@@ -25,6 +25,7 @@
 
 #include "dump.h"
 #include "optr.h"
+#include "spclext.h"
 #include "tape.h"
 #include "xalloc.h"
 
@@ -67,6 +68,57 @@ extra_usec(const struct ext2_inode_large *in, unsigned inode_size,
 		(size_t)EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize)
 		return 0;
 	return (extra >> EXTRA_EPOCH_BITS) / USEC_PER_NSEC_DIV;
+}
+
+/*
+ * A time whole, as ext4 keeps it: the 32-bit field signed, plus the
+ * epoch bits and nanoseconds of its *_extra field where the inode has
+ * one (dates 1901 to 2446; ext2 and small inodes: 1901 to 2038).
+ */
+static struct spclext_time
+whole_time(const struct ext2_inode_large *in, unsigned inode_size,
+	   size_t field_off, uint32_t base, uint32_t extra)
+{
+	struct spclext_time t = {(int64_t)(int32_t)base, 0};
+
+	if (inode_size <= EXT2_GOOD_OLD_INODE_SIZE ||
+	    field_off + sizeof(uint32_t) >
+		(size_t)EXT2_GOOD_OLD_INODE_SIZE + in->i_extra_isize)
+		return t;
+	t.sec += (int64_t)(extra & EXT4_EPOCH_MASK) << 32;
+	t.nsec = extra >> EXTRA_EPOCH_BITS;
+	return t;
+}
+
+/* The times of the inode being dumped, for the extension of each of its
+ * headers (doc/format.md 2.6): c_dinode has microseconds and 32-bit
+ * seconds. */
+static struct spclext times_ext;
+
+static void
+note_times(const struct dump_fs *dfs, const struct ext2_inode_large *in)
+{
+	unsigned isz = dfs->inode_size;
+
+	memset(&times_ext, 0, sizeof(times_ext));
+	times_ext.flags = SPCLEXT_TIMES;
+	times_ext.atime = whole_time(
+	    in, isz, offsetof(struct ext2_inode_large, i_atime_extra),
+	    in->i_atime, in->i_atime_extra);
+	times_ext.mtime = whole_time(
+	    in, isz, offsetof(struct ext2_inode_large, i_mtime_extra),
+	    in->i_mtime, in->i_mtime_extra);
+	times_ext.ctime = whole_time(
+	    in, isz, offsetof(struct ext2_inode_large, i_ctime_extra),
+	    in->i_ctime, in->i_ctime_extra);
+}
+
+/* Queue a header of the inode being dumped, its times in it. */
+static void
+inode_header(union u_spcl *h)
+{
+	spclext_put(h, &times_ext);
+	tape_header(h);
 }
 
 void
@@ -413,7 +465,7 @@ dump_runs(const struct dump_fs *dfs, ext2_ino_t ino,
 			for (k = (start - b0) * per; k < (end - b0) * per; k++)
 				h.s_spcl.c_addr[k] = 1;
 		}
-		tape_header(&h);
+		inode_header(&h);
 		for (rj = ri; rj < rl->n && rl->r[rj].lblk < b1; rj++) {
 			run_clip(&rl->r[rj], b0, b1, &start, &end);
 			tape_disk((rl->r[rj].pblk + start - rl->r[rj].lblk) *
@@ -447,7 +499,7 @@ dump_memory(const struct dump_fs *dfs, ext2_ino_t ino,
 		h.s_spcl.c_count = (int32_t)count;
 		for (k = 0; k < count; k++)
 			h.s_spcl.c_addr[k] = 1;
-		tape_header(&h);
+		inode_header(&h);
 		memset(buf, 0, (size_t)step * TP_BSIZE);
 		if (off < len)
 			n = len - off < count * TP_BSIZE ? len - off
@@ -574,7 +626,7 @@ dump_directory(const struct dump_fs *dfs, const struct dump_maps *maps,
 		h.s_spcl.c_dinode = *d;
 		h.s_spcl.c_count = n ? 1 : 0;
 		h.s_spcl.c_addr[0] = n ? 1 : 0;
-		tape_header(&h);
+		inode_header(&h);
 		if (n != 0) {
 			memset(block, 0, sizeof(block));
 			memcpy(block, img + off, n);
@@ -596,6 +648,7 @@ inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	union u_spcl h;
 
 	inode_fill_dinode(dfs, in, &d);
+	note_times(dfs, in);
 	if (map_test(maps->metaonly, ino)) {
 		if (o->verbose)
 			msg("dumping regular inode %u (meta only)\n", ino);
@@ -603,7 +656,7 @@ inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 		inode_new_header(&h, TS_INODE, ino);
 		h.s_spcl.c_dinode = d;
 		h.s_spcl.c_flags = DR_METAONLY;
-		tape_header(&h);
+		inode_header(&h);
 	} else if (LINUX_S_ISDIR(mode)) {
 		if (o->verbose)
 			msg("dumping directory inode %u\n", ino);
@@ -624,7 +677,7 @@ inode_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 		} else {
 			inode_new_header(&h, TS_INODE, ino);
 			h.s_spcl.c_dinode = d;
-			tape_header(&h);
+			inode_header(&h);
 		}
 	}
 	ea_dump(o, dfs, ino, in, &d);

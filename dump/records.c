@@ -249,9 +249,10 @@ note_header(struct tape_state *ts, const union u_spcl *h)
 
 /*
  * The extension of every header (spclext.h): the dump's dates from the
- * identity template, and a request for the checksum of the data since
- * the previous header, which the slave that assembles the record fills
- * in: only it has read that data.  A volume header asks for the sum of
+ * identity template, an inode's times whole on its own headers, and a
+ * request for the checksum of the data since the previous header, which
+ * the slave that assembles the record fills in: only it has read that
+ * data.  A volume header asks for the sum of
  * the end of the volume before it, unless that volume ended at the end
  * of the media: the records queued again behind it are not the ones
  * the sum would follow (doc/format.md 2.6).  The -A table of contents
@@ -260,10 +261,19 @@ note_header(struct tape_state *ts, const union u_spcl *h)
 static void
 extend_header(const struct tape_state *ts, union u_spcl *h, int datasum)
 {
-	struct spclext x;
+	int32_t type = h->s_spcl.c_type;
+	struct spclext x, id;
 
-	(void)spclext_get(ts->cfg.ident, &x);
-	x.flags &= SPCLEXT_DATES;
+	/* An inode's times (inode.c), on its own headers only: a later
+	 * volume's header copies an inode header whole. */
+	if (!spclext_get(h, &x) || (type != TS_INODE && type != TS_ADDR))
+		x.flags = 0;
+	x.flags &= SPCLEXT_TIMES;
+	if (spclext_get(ts->cfg.ident, &id) && (id.flags & SPCLEXT_DATES)) {
+		x.flags |= SPCLEXT_DATES;
+		x.date = id.date;
+		x.ddate = id.ddate;
+	}
 	if (datasum)
 		x.flags |= SPCLEXT_DATASUM;
 	spclext_put(h, &x);

@@ -81,10 +81,8 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	if (ea != NULL && (ea->n > 0 || !lnk))
 		ea_apply(ea, fd, fd >= 0 ? NULL : fd_name_path(dfd, name), path,
 			 fresh);
-	ts[0].tv_sec = a->atime.tv_sec;
-	ts[0].tv_nsec = (long)(a->atime.tv_usec % 1000000) * 1000;
-	ts[1].tv_sec = a->mtime.tv_sec;
-	ts[1].tv_nsec = (long)(a->mtime.tv_usec % 1000000) * 1000;
+	ts[0] = a->atime;
+	ts[1] = a->mtime;
 	r = fd >= 0 ? futimens(fd, ts)
 		    : utimensat(dfd, name, ts, AT_SYMLINK_NOFOLLOW);
 	if (r != 0)

@@ -33,6 +33,7 @@
 #include "extern.h"
 #include "exitcodes.h"
 #include "spcl.h"
+#include "spclext.h"
 #include "symfile.h"
 #include "xalloc.h"
 #include "xio.h"
@@ -46,7 +47,9 @@ struct dirrec {
 };
 
 /* attach_off of the root and of directories no entry reaches. */
-#define NO_ENTRY SIZE_MAX
+#define NO_ENTRY      SIZE_MAX
+#define USEC_PER_SEC  1000000
+#define NSEC_PER_USEC 1000
 
 static struct dirrec *dirs;
 static size_t ndirs, dirs_cap;
@@ -421,6 +424,7 @@ static void
 attr_from_header(struct inoattr *a, const struct s_spcl *h)
 {
 	const struct tape_dinode *di = &h->c_dinode;
+	struct spclext x;
 
 	memset(a, 0, sizeof(*a));
 	a->ino = h->c_inumber;
@@ -433,8 +437,22 @@ attr_from_header(struct inoattr *a, const struct s_spcl *h)
 		a->gid = di->di_ogid;
 	}
 	a->size = di->di_size;
-	a->atime = di->di_atime;
-	a->mtime = di->di_mtime;
+	/* Our dump's times whole (doc/format.md 2.6); else c_dinode's 32-bit
+	 * seconds (to 2106) and microseconds. */
+	if (spclext_get((const union u_spcl *)h, &x) &&
+	    (x.flags & SPCLEXT_TIMES)) {
+		a->atime.tv_sec = (time_t)x.atime.sec;
+		a->atime.tv_nsec = (long)x.atime.nsec;
+		a->mtime.tv_sec = (time_t)x.mtime.sec;
+		a->mtime.tv_nsec = (long)x.mtime.nsec;
+	} else {
+		a->atime.tv_sec = (time_t)di->di_atime.tv_sec;
+		a->atime.tv_nsec =
+		    (long)(di->di_atime.tv_usec % USEC_PER_SEC) * NSEC_PER_USEC;
+		a->mtime.tv_sec = (time_t)di->di_mtime.tv_sec;
+		a->mtime.tv_nsec =
+		    (long)(di->di_mtime.tv_usec % USEC_PER_SEC) * NSEC_PER_USEC;
+	}
 	a->flags = di->di_flags;
 	a->rdev_old = di->di_db[0];
 	a->rdev_new = di->di_db[1];

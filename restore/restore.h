@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "dumprestore.h"
 #include "exitcodes.h"
@@ -68,7 +69,7 @@ struct inoattr {
 	uint16_t mode;
 	uint32_t uid, gid;
 	uint64_t size;
-	struct tape_timeval atime, mtime;
+	struct timespec atime, mtime; /* nanoseconds from our extension */
 	uint32_t flags;
 	uint32_t rdev_old, rdev_new; /* di_db[0], di_db[1] */
 	bool metaonly;

@@ -9,6 +9,9 @@ header lines say 2039, a level 1 the next day finds the level 0 as its
 base, and level 0 + level 1 restored with -r give the tree a level 0 of
 the final state gives (a file deleted in between stays deleted).  The
 file times are set past 2038 with debugfs, as they would be then.
+Inode times come back to the nanosecond, before 1970 and past 2106 too
+(the extension keeps them whole; c_dinode has microseconds and 32-bit
+seconds).
 Restores 0.4b47 and 0.4b56 read the files of the archives, but their
 incremental restore of such a chain goes wrong (recorded as their
 defects): they name the file of directory modes after c_date as a
@@ -126,6 +129,23 @@ test_known_upstream_defect ROOT,PYTHON,UPSTREAM56 'restore 0.4b56: the same' '
 	grep "^d/gone	" o56.man && grep "^cannot open mode file" o56.err &&
 	grep -v "^d	\|^d/gone	\|^lost+found	" end.man >want &&
 	grep -v "^d	\|^d/gone	\|^lost+found	" o56.man >got && test_cmp want got
+'
+
+test_expect_success ROOT,LOOP,PYTHON,OURDUMP,OURRESTORE 'times to the nanosecond, before 1970 and past 2106, come back exactly' '
+	truncate -s 16M tm.img && mke2fs -q -F -t ext4 -I 256 tm.img &&
+	image_mount tm.img tm &&
+	echo a >tm/ns && touch -d "2021-05-06 07:08:09.123456789" tm/ns &&
+	echo b >tm/old && touch -d "1960-02-03 04:05:06.5" tm/old &&
+	echo c >tm/far && touch -d "2200-01-01 00:00:00.987654321" tm/far &&
+	mkdir tm/dir && touch -d "2150-01-01 01:02:03.000000007" tm/dir &&
+	ln -s ns tm/link && touch -h -d "2107-02-03 00:00:00.000000011" tm/link &&
+	(cd tm && stat -c "%n %X.%x %Y %y" ns old far dir link) >want.times &&
+	grep -c " 1960-\| 2200-\| 2150-\| 2107-" want.times >n && test "$(cat n)" = 4 &&
+	image_umount tm &&
+	"$DUMP" -0 -f tm.dump tm.img 2>/dev/null &&
+	restored tmr tm.dump &&
+	(cd tmr && stat -c "%n %X.%x %Y %y" ns old far dir link) >got.times &&
+	test_cmp want.times got.times
 '
 
 test_done

@@ -37,9 +37,11 @@ single-volume, native (little-endian) dump archives.
 
   cmpdump.py extension ARCHIVE
       Check the header extension (doc/format.md 2.6) of every header: our
-      magic, version 1, 32 bytes, the 64-bit dates equal to c_date and
-      c_ddate, and a data checksum requested on every header but the
-      first volume header (its value is checked by restore --verify).
+      magic, version 1, 68 bytes, the 64-bit dates equal to c_date and
+      c_ddate, the times on the headers of an inode (its mtime's low 32
+      bits those of c_dinode), and a data checksum requested on every
+      header but the first volume header (its value is checked by
+      restore --verify).
       Prints each offender; exit 1 if any.
 
   cmpdump.py datablocks ARCHIVE
@@ -391,7 +393,8 @@ def zero_tails(path):
     return bad
 
 
-EXT_MAGIC, EXT_DATASUM, EXT_DATES = b'dmpX', 0x1, 0x2
+EXT_MAGIC, EXT_DATASUM, EXT_DATES, EXT_TIMES = b'dmpX', 0x1, 0x2, 0x4
+EXT_SIZE = 68
 
 
 def check_extension(path):
@@ -401,15 +404,19 @@ def check_extension(path):
         flags = struct.unpack_from('<H', e, 6)[0]
         date, ddate = struct.unpack_from('<qq', e, 16)
         want = EXT_DATES | (0 if k == 0 else EXT_DATASUM)
+        if r.type in (TS_INODE, TS_ADDR) and not r.is_ea:
+            want |= EXT_TIMES
         problems = []
-        if e[0:4] != EXT_MAGIC or e[4] != 1 or e[5] != 32:
+        if e[0:4] != EXT_MAGIC or e[4] != 1 or e[5] != EXT_SIZE:
             problems.append('no extension (%s)' % e[0:6].hex())
         elif flags != want:
             problems.append('flags 0x%x, not 0x%x' % (flags, want))
         elif date != r.i32(OFF_DATE) or ddate != r.i32(8):
             problems.append('dates %d %d, not %d %d' % (
                 date, ddate, r.i32(OFF_DATE), r.i32(8)))
-        elif any(e[32:]):
+        elif want & EXT_TIMES and struct.unpack_from('<qqq', e, 32)[1] & 0xffffffff != r.u32(OFF_DINODE + 24):
+            problems.append('mtime not that of c_dinode')
+        elif any(e[EXT_SIZE:]) or (not want & EXT_TIMES and any(e[32:EXT_SIZE])):
             problems.append('bytes after the extension')
         for p in problems:
             print('header at block %d (type %d, inode %d): %s' % (
