@@ -7,7 +7,8 @@ header before.  restore --verify reads a whole archive (plain,
 compressed, several volumes) and verifies it.  A byte flipped in the
 data of a file is named, with its inode and byte range, by every mode
 that reads it (-r, -x, -i, -C, --verify, -t from a pipe); every other
-file is restored exactly and the exit status is non-zero.  Bytes
+file is restored exactly and the exit status is non-zero; a file whose
+header is lost is named by --verify as restore -r names it.  Bytes
 flipped at many places of a real archive are each traced to the right
 inode by --verify.  Restores 0.4b47, 0.4b49 and 0.4b56 read our
 archives exactly; restore 0.4b47 restores the damaged file silently.
@@ -16,6 +17,8 @@ Archives without the extension raise no false alarm: restore -r of
 . "$(dirname "$0")/lib.sh"
 
 CMPDUMP="$PYTHON $HELPERS/cmpdump.py"
+TAPETOOL=$HELPERS/tapetool
+test -x "$TAPETOOL" && test_set_prereq TAPETOOL
 
 if grep -q -- "-DHAVE_LZO=1" "$TOP/Make.rules"
 then
@@ -166,6 +169,16 @@ test_expect_success ROOT,PYTHON,OURRESTORE 'restore --verify: the file named, su
 	names v.err &&
 	grep -x "Data checksums: [0-9]* blocks checked, 1 damaged, 0 blocks not covered" v.out &&
 	tail -n 1 v.out | grep -x "VERIFY FAILED"
+'
+
+test_expect_success ROOT,PYTHON,OURRESTORE,TAPETOOL 'a file whose header is lost: --verify names it, exit 1' '
+	ino=$(cat big.ino) &&
+	first=$(awk -v i=$ino "\$2 == i { print \$1; exit }" blocks) &&
+	"$TAPETOOL" garble plain.dump lost.dump $((first - 1)) 1 &&
+	test_must_fail "$RESTORE" --verify -f lost.dump >l.out 2>l.err &&
+	grep -x "$(cat big.name): (inode $ino) not found on tape" l.err &&
+	grep -x "1 files named in the directories are not on the archive" l.out &&
+	tail -n 1 l.out | grep -x "VERIFY FAILED"
 '
 
 test_known_upstream_defect ROOT,PYTHON,ORACLE 'restore 0.4b47 restores the damaged file silently, exit 0' '
