@@ -19,10 +19,6 @@ void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 /* compare.c */
 int compare_run(char **names, int nnames);
 
-/* decompress.c */
-int decompress_record(int method, const void *in, size_t inlen, void *out,
-		      size_t *outlen, const char **why);
-
 /* dirs.c */
 void attr_get(struct inoattr *a);
 void dirs_build_tree(void);

@@ -32,6 +32,7 @@
 #include "restore.h"
 #include "extern.h"
 #include "cprefix.h"
+#include "decompress.h"
 #include "media.h"
 #include "remote.h"
 #include "rmtclient.h"

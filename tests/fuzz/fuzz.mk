@@ -46,7 +46,9 @@ FZ_DUMP_MODS = traverse changes inode dirconv dirwalk ea optr sig subset \
 	ask notify ident
 FZ_RESTORE_LIBS = $(ZLIB_LIBS) $(DEFLATE_LIBS) $(BZLIB_LIBS) $(LZO_LIBS) \
 	$(ZSTD_LIBS) $(READLINE_LIBS)
-FZ_DUMP_LIBS = $(EXT2FS_LIBS) $(BLKID_LIBS)
+# Every object of common/ goes into the libFuzzer builds, decompress.c's
+# codecs with it.
+FZ_DUMP_LIBS = $(EXT2FS_LIBS) $(BLKID_LIBS) $(FZ_RESTORE_LIBS)
 
 # ---- replay build (normal compiler, the programs' own objects) ----
 FZ_REPLAY = $(FUZZ_TARGETS:%=$(FZ)/replay-%)

@@ -18,6 +18,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "decompress.h"
 #include "harness.h"
 #include "walk.h"
 

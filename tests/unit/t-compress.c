@@ -1,6 +1,6 @@
 /*
  * t-compress.c - compressed records: dump/compress.c packs a record,
- * restore/decompress.c unpacks it, for each method this build has; and
+ * common/decompress.c unpacks it, for each method this build has; and
  * the 4-byte prefix in front of every record after the first of a volume
  * (doc/format.md 11).
  */
@@ -10,8 +10,8 @@
 
 #include "compress.h"
 #include "cprefix.h"
-#include "restore.h"
-#include "extern.h"
+#include "decompress.h"
+#include "dumprestore.h"
 #include "unit.h"
 
 #define NTREC_TEST 10

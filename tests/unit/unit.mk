@@ -51,7 +51,7 @@ unit/t-spcl: unit/t-spcl.o unit/unit.o $(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 unit/t-compress: unit/t-compress.o unit/unit.o $(UNIT_D)/compress.o \
-		$(UNIT_R)/decompress.o $(LIBCOMMON)
+		$(LIBCOMMON)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(UNIT_LIBS) \
 	    $(ZLIB_LIBS) $(DEFLATE_LIBS) $(BZLIB_LIBS) $(LZO_LIBS) $(ZSTD_LIBS)
 

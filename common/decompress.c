@@ -1,6 +1,6 @@
 /*
  * decompress.c - inflate one record of a compressed archive (-z, -j, -y,
- * -Z).
+ * -Z), for restore and for dump --verify.
  *
  * Each record after the first of a volume is compressed as one unit
  * (doc/format.md 11); this file only turns a payload back into at most
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "codecs.h"
-#include "restore.h"
-#include "extern.h"
+#include "decompress.h"
+#include "dumprestore.h"
 
 #ifdef HAVE_LIBDEFLATE
 static int
