@@ -70,6 +70,7 @@ struct dump_opts {
 	const char *toc_file; /* -A, NULL: none (qfa.c) */
 	const char *qfa_file; /* -Q, NULL: none (qfa.c) */
 	int strict; /* --strict: changed files fail */
+	int verify; /* --verify: read each volume back (verify.c) */
 	time_t dump_date; /* --dumpdates-time, parsed */
 	int dump_date_given;
 	const char *filesys_name; /* --filesys-name, NULL: UNLISTED_FS */

@@ -163,6 +163,12 @@ run_dump(const struct dump_opts *o, const struct dump_fs *dfs,
 	qfa_end_header(&end); /* -A volume table */
 	if (tape_finish(&end) < 0)
 		dump_abort();
+	/* --verify: what the output holds is not what was dumped; no
+	 * dumpdates line, and a status schedulers take for a failure. */
+	if (tape_verify_failed()) {
+		msg("The archive read back does not verify\n");
+		dump_abort();
+	}
 	unreadable = tape_read_errors();
 	if (unreadable != 0)
 		msg("%lu unreadable range(s) reported above: dumped as "
@@ -197,6 +203,7 @@ fill_tape_config(const struct dump_opts *o, const struct dump_fs *dfs,
 	c->density = o->density;
 	c->cartridge = o->cartridge;
 	c->volscript = o->volscript;
+	c->verify = o->verify;
 }
 
 /*

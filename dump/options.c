@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "exitcodes.h"
@@ -30,6 +31,7 @@
 /* getopt_long's values for the options without a letter */
 enum {
 	OPT_STRICT = 256,
+	OPT_VERIFY,
 	OPT_DUMPDATES_TIME,
 	OPT_FILESYS_NAME,
 	OPT_BLOCKDEV_DUMPDATES,
@@ -91,6 +93,8 @@ static const struct option long_opts[] = {
     {"lzo-compress", no_argument, NULL, 'y'},
     {"z-compress", optional_argument, NULL, 'z'},
     {"strict", no_argument, NULL, OPT_STRICT},
+    /* ours: read each finished volume back (upstream has no such one) */
+    {"verify", no_argument, NULL, OPT_VERIFY},
     {NULL, 0, NULL, 0},
 };
 
@@ -543,6 +547,7 @@ parse_options(int argc, char **argv, struct dump_opts *o)
 			break;
 		case 'n': o->notify = 1; break;
 		case OPT_STRICT: o->strict = 1; break;
+		case OPT_VERIFY: o->verify = 1; break;
 		case OPT_DUMPDATES_TIME:
 			o->dump_date = date_arg(optarg);
 			o->dump_date_given = 1;
@@ -587,6 +592,39 @@ trim_operand(char *s)
 		s[len - 1] = '\0';
 }
 
+/*
+ * --verify reads every volume back from its file: refused, before any
+ * work, for an output that cannot be read back so (standard output, a
+ * remote tape, a tape drive or any other device).  Names of -M and of a
+ * list that do not exist yet become files.
+ */
+static void
+check_verify(const struct dump_opts *o)
+{
+	const char *p = o->output;
+
+	if (!o->verify || o->estimate_only)
+		return;
+	while (*p != '\0') {
+		size_t len = strcspn(p, ",");
+		char name[PATH_MAX];
+		struct stat st;
+
+		(void)snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (strcmp(name, "-") == 0 || rmt_is_remote(name) ||
+		    (!o->multi && stat(name, &st) == 0 &&
+		     !S_ISREG(st.st_mode))) {
+			msg("--verify reads each volume back from a file: "
+			    "not from %s\n",
+			    strcmp(name, "-") == 0 ? "standard output" : name);
+			exit(X_STARTUP);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
 /* Fill *o from the command line (defaults first); exits on error. */
 void
 options_parse(int argc, char **argv, struct dump_opts *o)
@@ -608,6 +646,7 @@ options_parse(int argc, char **argv, struct dump_opts *o)
 		parse_output(o, tape); /* $TAPE may name a remote too */
 	trim_operand(o->operand);
 	o->dumpdates_name = o->operand;
+	check_verify(o);
 }
 
 void

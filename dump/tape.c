@@ -60,6 +60,7 @@
 #include "ring.h"
 #include "tape.h"
 #include "tapeint.h"
+#include "verify.h"
 #include "writer.h"
 #include "xalloc.h"
 
@@ -147,6 +148,10 @@ tape_finish(union u_spcl *end)
 	}
 	if (ts.feedback) /* the last -Q positions (qfa.c) */
 		sizes_learn(&ts, ts.nrecords);
+	if (ts.cfg.verify &&
+	    verify_volume(ts.vol_name, ts.volume, ts.cfg.compress != COMP_NONE,
+			  ts.cfg.ntrec, 1) != 0)
+		ts.verify_failed = 1;
 	bytes = ring_volume_bytes(ts.ring);
 	ts.total_cbytes += bytes;
 	ts.compressed_totals_valid = ts.cfg.compress != COMP_NONE;
@@ -159,6 +164,12 @@ tape_finish(union u_spcl *end)
 	ts.ring = NULL;
 	ts.started = 0;
 	return 0;
+}
+
+int
+tape_verify_failed(void)
+{
+	return ts.verify_failed;
 }
 
 void

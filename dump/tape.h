@@ -58,6 +58,9 @@ struct tape_config {
 	 * each volume but the last; exit 0: go on without asking, 1: ask as
 	 * usual, else abort.  NULL: none. */
 	const char *volscript;
+	/* --verify: each volume is read back from its file and checked
+	 * before it is reported complete (verify.c). */
+	int verify;
 };
 
 /*
@@ -73,6 +76,8 @@ struct tape_config {
  * returns 0, or -1 when the pipeline cannot be set up.
  */
 int tape_start(const struct tape_config *cfg);
+/* --verify: whether a volume did not verify (after tape_finish). */
+int tape_verify_failed(void);
 
 /*
  * Queue one header.  The pipeline fills c_tapea (the block's logical number),

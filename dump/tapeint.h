@@ -76,6 +76,7 @@ struct tape_state {
 	time_t vol_start;
 	int started;
 	int closing; /* tape_finish is padding the last record */
+	int verify_failed; /* --verify: a volume did not verify */
 	/* Unreadable ranges dumped as zeros, known once tape_finish is done. */
 	unsigned long read_errors;
 	/* called when a record ended the volume (volume_switch) */

@@ -17,10 +17,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "compress.h"
 #include "dumprestore.h"
 #include "optr.h"
 #include "ring.h"
 #include "tapeint.h"
+#include "verify.h"
 
 /* The TS_TAPE header of a volume (doc/format.md 2.5, 10.2), made from
  * vs, the last data header before the volume's first block. */
@@ -131,6 +133,13 @@ volume_switch(struct tape_state *ts)
 	if (procs_wait_ring(&ts->procs, ts->ring, poll_closed, ts) == -1)
 		fail_abort(ts);
 	lost = eom_check(ts, &eom);
+	if (ts->cfg.verify && eom)
+		verify_stop(ts->volume);
+	else if (ts->cfg.verify &&
+		 verify_volume(ts->vol_name, ts->volume,
+			       ts->cfg.compress != COMP_NONE, ts->cfg.ntrec,
+			       0) != 0)
+		ts->verify_failed = 1;
 	bytes = ring_volume_bytes(ts->ring);
 	ts->total_cbytes += bytes;
 	/* every size still to come gets posted (the writer has written or
