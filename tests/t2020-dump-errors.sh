@@ -79,7 +79,7 @@ closed() {
 	chown 0:0 "$1" && chmod 600 "$1"
 }
 
-test_expect_success ROOT,LOOP,OURDUMP,!DUMP_IS_ORACLE \
+test_expect_success ROOT,UNPRIV,LOOP,OURDUMP,!DUMP_IS_ORACLE \
 	'a file that is no image, file system closed: the message names it' '
 	closed "$dev" &&
 	as_backup noimg "$DUMP" -0 -f /dev/null "$PWD/mnt/zero.img" &&
@@ -92,7 +92,7 @@ test_expect_success ROOT,LOOP,OURDUMP,!DUMP_IS_ORACLE \
 	grep -Fx "  DUMP: Cannot open $dev, the file system holding $PWD/mnt/lost+found: Permission denied" noimgsub.err
 '
 
-test_expect_success ROOT,LOOP,ORACLE \
+test_expect_success ROOT,UNPRIV,LOOP,ORACLE \
 	'a file that is no image, file system closed: 0.4b47 says "Cannot open"' '
 	closed "$dev" &&
 	as_backup onoimg "$ORACLE_DUMP" -0 -f /dev/null "$PWD/mnt/zero.img" &&

@@ -255,7 +255,7 @@ test_expect_success OURDUMP 'bad input: one message, non-zero exit, never DUMP I
 	! grep "DUMP IS DONE" e6
 '
 
-test_expect_success ROOT,OURDUMP 'dump works as a non-root user who can read the image' '
+test_expect_success ROOT,UNPRIV,OURDUMP 'dump works as a non-root user who can read the image' '
 	chmod 644 e2.img && chmod 755 . &&
 	su nobody -s /bin/sh -c "\"$DUMP\" -0 -f - -D /nonexistent/dd \"$PWD/e2.img\"" >nr.dump 2>nr.err &&
 	grep "DUMP IS DONE" nr.err &&

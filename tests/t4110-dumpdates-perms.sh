@@ -19,7 +19,7 @@ OLD='Mon Jan  1 10:00:00 2024 +0000'
 
 disk_gid=$(getent group disk | cut -d: -f3)
 if test "$(getent passwd backup | cut -d: -f3)" = 34 && test -n "$disk_gid" &&
-	command -v setpriv >/dev/null 2>&1
+	test_have_prereq UNPRIV
 then
 	test_set_prereq BACKUP
 fi

@@ -182,7 +182,7 @@ EOF
 
 test_expect_success OURRMT,PYTHON 'hostile streams: documented exits, well-formed replies, bounded memory' '
 	runas= &&
-	if test_have_prereq ROOT && command -v setpriv >/dev/null
+	if test_have_prereq UNPRIV
 	then
 		runas="setpriv --reuid=65534 --regid=65534 --clear-groups"
 	fi &&

@@ -26,8 +26,10 @@ else
 	say "# Amanda is not installed (amanda-server, amanda-client: scripts/install-deps.sh)"
 fi
 disk_gid=$(getent group disk | cut -d: -f3)
+# Amanda runs our programs as backup: they must be reachable (UNPRIV);
+# from a closed checkout amdump waited on them until the time limit.
 if test "$(getent passwd backup | cut -d: -f3)" = 34 && test -n "$disk_gid" &&
-	command -v setpriv >/dev/null 2>&1
+	test_have_prereq UNPRIV
 then
 	test_set_prereq BACKUP
 fi

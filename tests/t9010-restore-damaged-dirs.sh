@@ -185,7 +185,7 @@ test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
 	rootfile_compare
 '
 
-test_expect_success ROOT,LOOP,ORACLE,TAPETOOL,OURRESTORE \
+test_expect_success ROOT,UNPRIV,LOOP,ORACLE,TAPETOOL,OURRESTORE \
 	'root inode a file: restore -C as another user says so and exits 1' '
 	rootfile_compare 65534
 '
