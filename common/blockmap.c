@@ -7,6 +7,7 @@
  * (b1 << 6)) blocks.  Bit 0 of the first byte says data (1) or hole (0).
  */
 #include "blockmap.h"
+#include "dumprestore.h"
 
 bool
 blockmap_next(const uint8_t *map, size_t len, size_t *pos,
@@ -46,4 +47,27 @@ blockmap_count(const uint8_t *map, size_t len, uint64_t *data, uint64_t *all)
 			*data += run.blocks;
 	}
 	return true;
+}
+
+bool
+blockmap_header_blocks(const struct s_spcl *h, uint64_t *n)
+{
+	uint64_t data = 0, all = 0;
+	bool whole;
+
+	*n = 0;
+	switch (h->c_type) {
+	case TS_BITS:
+	case TS_CLRI:
+		*n = h->c_count > 0 ? (uint64_t)h->c_count : 0;
+		return true;
+	case TS_INODE:
+	case TS_ADDR: break;
+	default: return true;
+	}
+	if (h->c_count < 0 || h->c_count > TP_NINDIR)
+		return false;
+	whole = blockmap_count(h->c_addr, (size_t)h->c_count, &data, &all);
+	*n = (h->c_flags & DR_EXTATTRIBUTES) ? all : data;
+	return whole;
 }

@@ -39,4 +39,14 @@ bool blockmap_next(const uint8_t *map, size_t len, size_t *pos,
 bool blockmap_count(const uint8_t *map, size_t len, uint64_t *data,
 		    uint64_t *all);
 
+struct s_spcl;
+/*
+ * The blocks that follow header h on the archive: all c_count of a
+ * TS_BITS/TS_CLRI map, the data runs of a file header, every run of an
+ * EA record (doc/format.md 8.4), none after TS_TAPE or TS_END.  False
+ * when a file header's map is damaged or its c_count out of range
+ * (*n then counts what could be read of it).
+ */
+bool blockmap_header_blocks(const struct s_spcl *h, uint64_t *n);
+
 #endif /* BLOCKMAP_H */

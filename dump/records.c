@@ -221,27 +221,11 @@ static void
 note_header(struct tape_state *ts, const union u_spcl *h)
 {
 	const struct s_spcl *s = &h->s_spcl;
-	uint64_t data = 0;
-	int32_t n = s->c_count;
+	uint64_t data;
 
-	switch (s->c_type) {
-	case TS_TAPE:
-	case TS_END: return;
-	case TS_BITS:
-	case TS_CLRI: data = n > 0 ? (uint64_t)n : 0; break;
-	default: {
-		uint64_t all;
-
-		if (n > TP_NINDIR)
-			n = TP_NINDIR;
-		if (n > 0)
-			(void)blockmap_count(s->c_addr, (size_t)n, &data, &all);
-		/* EA records: every block follows whatever the map says. */
-		if (n > 0 && (s->c_flags & DR_EXTATTRIBUTES))
-			data = all;
-		break;
-	}
-	}
+	if (s->c_type == TS_TAPE || s->c_type == TS_END)
+		return;
+	(void)blockmap_header_blocks(s, &data);
 	ts->last.hdr = *h;
 	ts->last.valid = 1;
 	ts->last.end = records_next(ts) + 1 + data;

@@ -45,26 +45,6 @@ static struct {
 	bool any; /* a volume was read */
 } vs;
 
-/* Blocks of data after header h: data runs, every run of an EA record,
- * all c_count blocks of a map; -1 for a damaged map. */
-static int64_t
-data_after(const struct s_spcl *h)
-{
-	uint64_t data = 0, all = 0;
-
-	switch (h->c_type) {
-	case TS_BITS:
-	case TS_CLRI: return h->c_count > 0 ? h->c_count : 0;
-	case TS_INODE:
-	case TS_ADDR:
-		if (h->c_count < 0 || h->c_count > TP_NINDIR ||
-		    !blockmap_count(h->c_addr, (size_t)h->c_count, &data, &all))
-			return -1;
-		return (int64_t)((h->c_flags & DR_EXTATTRIBUTES) ? all : data);
-	default: return 0;
-	}
-}
-
 static void
 problem(int volume, uint64_t blk, const char *what)
 {
@@ -80,7 +60,7 @@ check_block(int volume, uint64_t blk, const unsigned char *b)
 {
 	union u_spcl h;
 	struct spclext x;
-	int64_t n;
+	uint64_t n;
 
 	if (vs.ended || vs.lost)
 		return;
@@ -117,12 +97,12 @@ check_block(int volume, uint64_t blk, const unsigned char *b)
 		return;
 	}
 	vs.ino = h.s_spcl.c_inumber;
-	if ((n = data_after(&h.s_spcl)) < 0) {
+	if (!blockmap_header_blocks(&h.s_spcl, &n)) {
 		problem(volume, blk, "a damaged block map");
 		vs.lost = true;
 		return;
 	}
-	vs.data_left = (uint64_t)n;
+	vs.data_left = n;
 }
 
 /* The records of one volume file, in order: each (decompressed) record
