@@ -745,6 +745,21 @@ store_header(struct archive *ar, size_t blk, union u_spcl *h, int fixsum)
 	memcpy(block_at(ar, blk), h, TP_BSIZE);
 }
 
+/* Drop what walk() found (headers, directory images), to walk again. */
+static void
+forget_walk(struct archive *ar)
+{
+	for (size_t i = 0; i < ar->ndirs; i++) {
+		free(ar->dirs[i].blks);
+		free(ar->dirs[i].hdrblks);
+	}
+	free(ar->dirs);
+	free(ar->hdrs);
+	ar->dirs = NULL;
+	ar->hdrs = NULL;
+	ar->ndirs = ar->nhdrs = 0;
+}
+
 /*
  * Give every header that carries a data checksum (doc/format.md 2.6) the
  * sum of the blocks between the header before it and itself, as our dump
@@ -784,15 +799,7 @@ static void
 save_edit(struct archive *ar, const char *out)
 {
 	if (!ar->compressed) {
-		for (size_t i = 0; i < ar->ndirs; i++) {
-			free(ar->dirs[i].blks);
-			free(ar->dirs[i].hdrblks);
-		}
-		free(ar->dirs);
-		free(ar->hdrs);
-		ar->dirs = NULL;
-		ar->hdrs = NULL;
-		ar->ndirs = ar->nhdrs = 0;
+		forget_walk(ar);
 		walk(ar);
 		resum(ar);
 	}
@@ -1313,12 +1320,7 @@ usage(void)
 static void
 archive_free(struct archive *ar)
 {
-	for (size_t i = 0; i < ar->ndirs; i++) {
-		free(ar->dirs[i].blks);
-		free(ar->dirs[i].hdrblks);
-	}
-	free(ar->dirs);
-	free(ar->hdrs);
+	forget_walk(ar);
 	free(ar->zrecs);
 	free(ar->buf);
 	memset(ar, 0, sizeof(*ar));
