@@ -46,6 +46,18 @@ dir_inherits_acl(struct entry *dir, int dfd)
 	return has;
 }
 
+/* Whether the object open as fd already has the archived owner (a file
+ * root made for a root-owned one): its chown would change nothing but
+ * still cost a journalled inode update. */
+static bool
+owner_is(int fd, const struct inoattr *a)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == a->uid &&
+	    st.st_gid == a->gid;
+}
+
 /*
  * Owner, mode, EAs and times, in 0.4b47's order (chown clears set-id bits,
  * so chmod follows it).  fd is an open descriptor of the object or -1, in
@@ -60,7 +72,7 @@ set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	struct timespec ts[2];
 	int r;
 
-	if (running_as_root()) {
+	if (running_as_root() && !(fresh && owner_is(fd, a))) {
 		r = fd >= 0
 		    ? fchown(fd, a->uid, a->gid)
 		    : fchownat(dfd, name, a->uid, a->gid, AT_SYMLINK_NOFOLLOW);
