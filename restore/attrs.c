@@ -25,6 +25,12 @@ running_as_root(void)
 	return root == 1;
 }
 
+void
+attrs_prepare(void)
+{
+	(void)running_as_root();
+}
+
 /*
  * Whether objects made in directory dir (open as dfd) inherit an ACL
  * from its default ACL, asked once per directory: a directory's ACLs

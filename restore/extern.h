@@ -12,6 +12,7 @@
 #include "restore.h"
 
 /* attrs.c */
+void attrs_prepare(void); /* before threads call set_attrs() */
 bool dir_inherits_acl(struct entry *dir, int dfd);
 void set_attrs(int dfd, const char *name, int fd, const struct inoattr *a,
 	       const struct ealist *ea, const char *path, bool fresh);

@@ -26,6 +26,7 @@
 
 #include "restore.h"
 #include "extern.h"
+#include "filepool.h"
 #include "filewrite.h"
 #include "xalloc.h"
 #include "xio.h"
@@ -50,7 +51,7 @@ static int errors;
 int
 extract_errors(void)
 {
-	return errors;
+	return errors + pool_errors();
 }
 
 /* Mark e (and, unless -h, everything below it) for extraction. */
@@ -183,12 +184,8 @@ extract_make_dirs(void)
 static bool
 clear_name(int dfd, const char *name, const char *path)
 {
-	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+	if (fw_clear(dfd, name, path))
 		return true;
-	if (errno == EISDIR)
-		warnx("%s: a directory is in the way, not replaced", path);
-	else
-		warn("%s: cannot remove the existing file", path);
 	errors++;
 	return false;
 }
@@ -212,21 +209,8 @@ restore_regular(int dfd, const char *name, const char *path,
 		msg_verbose("file %s is metadata only\n", path);
 		return openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	}
-	/* Create exclusively; only if the name is taken, remove it (never
-	 * follow it) and try once more. */
-	fd = openat(dfd, name,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		if (!clear_name(dfd, name, path)) {
-			body_skip(ib);
-			return -1;
-		}
-		fd = openat(
-		    dfd, name,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	}
+	fd = fw_create(dfd, name, path);
 	if (fd < 0) {
-		warn("%s: cannot create file", path);
 		errors++;
 		body_skip(ib);
 		return -1;
@@ -406,6 +390,35 @@ primary_name(uint32_t ino)
 	return NULL;
 }
 
+/* Whether e's file is made by a worker (filepool.c): a small regular
+ * file written for real, whose attribute flags need no later pass. */
+static bool
+poolable(const struct inoattr *a)
+{
+	return (a->mode & S_IFMT) == S_IFREG && !ropt.Nflag && !ropt.mflag &&
+	    !a->metaonly && a->size <= POOL_FILE_MAX &&
+	    (a->flags & SETTABLE_FLAGS) == 0;
+}
+
+/* A small regular file: its data gathered, then handed to the pool,
+ * which makes it with its EAs (read here, after the data). */
+static void
+restore_pooled(struct entry *e, const struct inoattr *a, int dfd,
+	       const char *path, const struct inline_body *ib,
+	       struct ealist *ea)
+{
+	struct pool_file *f = pool_file_new(e->parent, dfd, e->name, path, a);
+
+	msg_verbose("extract file %s\n", path);
+	if (body_getfile(ib, pool_data, pool_hole, f) > 0) {
+		rmsg("Missing blocks at the end of %s, assuming hole\n", path);
+		errors++;
+	}
+	ea_read_records(a->ino, ea);
+	e->flags |= EF_DONE;
+	pool_make(f, ea, !dir_inherits_acl(e->parent, dfd));
+}
+
 static void
 restore_leaf(struct entry *e, const struct inoattr *a)
 {
@@ -437,10 +450,18 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 		}
 	}
 	path = pathcopy;
+	/* The same name again (a damaged archive): the first file is made
+	 * before the second, as in one thread. */
+	if (e->flags & EF_DONE)
+		pool_drain();
 	(void)inline_read(&ib, a->ino, &ea);
 	if (e->flags & EF_NOTDIR)
 		rmsg("%s: inode %lu on tape has mode 0%o; restored as that\n",
 		     path, (unsigned long)a->ino, a->mode);
+	if (poolable(a)) {
+		restore_pooled(e, a, dfd, path, &ib, &ea);
+		goto done;
+	}
 	if (type == S_IFREG) {
 		fd = restore_regular(dfd, name, path, a, &ib);
 		made = fd >= 0;
@@ -467,6 +488,7 @@ restore_leaf(struct entry *e, const struct inoattr *a)
 		warn("%s: close", path);
 		errors++;
 	}
+done:
 	ea_free(&ea);
 	inline_free(&ib);
 	free(pathcopy);
@@ -515,6 +537,7 @@ check_type_clash(const struct inoattr *a)
 			rmsg("%s: named as a directory but inode "
 			     "%lu on tape has mode 0%o; not restored\n",
 			     sym_path(e), (unsigned long)a->ino, a->mode);
+			pool_drain(); /* files made in it before it goes */
 			unmake_dir(e);
 			errors++;
 			return;
@@ -529,6 +552,7 @@ extract_files(void)
 						     check_type_clash};
 
 	walk_inodes(&extract_walk);
+	pool_drain();
 }
 
 /* The name of e's inode that was restored, or NULL.  The last answer is

@@ -1,5 +1,11 @@
 /*
- * filewrite.c - writes the data of a restored regular file.
+ * filewrite.c - creates a restored regular file and writes its data.
+ *
+ * A file is created exclusively with mode 0600 (owner and mode come
+ * last, attrs.c); only if the name is taken is what is there removed,
+ * never followed, and the create tried once more.  These two functions
+ * only call the kernel and print, so worker threads use them too
+ * (filepool.c); the writer below is the reader thread's.
  *
  * Blocks come off the archive in file order; they are gathered into
  * chunks of up to WRITE_CHUNK bytes, each written with pwrite at its
@@ -29,6 +35,34 @@
 
 static unsigned char *buf; /* the chunk being gathered (one file at a time) */
 static const unsigned char zero_block[TP_BSIZE];
+
+bool
+fw_clear(int dfd, const char *name, const char *path)
+{
+	if (unlinkat(dfd, name, 0) == 0 || errno == ENOENT)
+		return true;
+	if (errno == EISDIR)
+		warnx("%s: a directory is in the way, not replaced", path);
+	else
+		warn("%s: cannot remove the existing file", path);
+	return false;
+}
+
+int
+fw_create(int dfd, const char *name, const char *path)
+{
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(dfd, name, flags, 0600);
+
+	if (fd < 0 && errno == EEXIST) {
+		if (!fw_clear(dfd, name, path))
+			return -1;
+		fd = openat(dfd, name, flags, 0600);
+	}
+	if (fd < 0)
+		warn("%s: cannot create file", path);
+	return fd;
+}
 
 void
 fw_begin(struct file_writer *w, int fd, const char *path)

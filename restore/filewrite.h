@@ -1,6 +1,6 @@
 /*
- * filewrite.h - the data of one restored regular file, written in large
- * chunks at their offsets, zero blocks left as holes.
+ * filewrite.h - a restored regular file: created, and its data written in
+ * large chunks at their offsets, zero blocks left as holes.
  */
 #ifndef RESTORE_FILEWRITE_H
 #define RESTORE_FILEWRITE_H
@@ -18,6 +18,14 @@ struct file_writer {
 	off_t end; /* end of the data written so far */
 	int err; /* first write error (errno), 0 if none */
 };
+
+/* Remove what is at name in dfd without following it: false (said,
+ * with path) if it cannot be, or is a directory. */
+bool fw_clear(int dfd, const char *name, const char *path);
+
+/* Create name in dfd for writing, mode 0600, what is there removed
+ * first (fw_clear); -1 after a message.  Safe in any thread. */
+int fw_create(int dfd, const char *name, const char *path);
 
 /* Start writing the file open on fd. */
 void fw_begin(struct file_writer *w, int fd, const char *path);
