@@ -41,8 +41,10 @@
 #define POOL_WORKERS 2
 /* Bounds of the queue: files and gathered bytes (kept small: restore's
  * memory at a million files stays below 0.4b47's). */
-#define POOL_QUEUE_FILES 512
+#define POOL_QUEUE_FILES 256
 #define POOL_QUEUE_BYTES (1024 * 1024)
+/* Directory descriptors held for queued files, at most. */
+#define POOL_MAX_DIRS 16
 /* Files are handed over and taken in batches, so that a thread wakes
  * once a batch, not once a file. */
 #define POOL_BATCH	 64
@@ -79,6 +81,7 @@ static pthread_cond_t work_ready = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t room_ready = PTHREAD_COND_INITIALIZER;
 static struct pool_file *head, *tail; /* the queue */
 static size_t queued_files, queued_bytes; /* queued or being made */
+static size_t live_dirs; /* struct pool_dir: descriptors held */
 static int nworkers, idle_workers, failures;
 static bool reader_waiting, start_failed;
 
@@ -102,11 +105,18 @@ dir_release(struct pool_dir *d)
 	pthread_mutex_lock(&lock);
 	last = --d->refs == 0;
 	pthread_mutex_unlock(&lock);
-	if (last) {
-		(void)close(d->fd); /* read only: nothing is lost */
-		free(d);
-	}
+	if (!last)
+		return;
+	(void)close(d->fd); /* read only: nothing is lost */
+	free(d);
+	pthread_mutex_lock(&lock);
+	live_dirs--;
+	if (reader_waiting)
+		pthread_cond_signal(&room_ready);
+	pthread_mutex_unlock(&lock);
 }
+
+static void submit(void);
 
 /* The shared duplicate of dir's descriptor dfd; NULL if it cannot be
  * had (the file is then made here, on dfd). */
@@ -114,13 +124,32 @@ static struct pool_dir *
 dir_acquire(struct entry *dir, int dfd)
 {
 	if (dir != cur_dir || cur_pdir == NULL) {
-		int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+		int fd;
 
 		dir_release(cur_pdir);
 		cur_pdir = NULL;
 		cur_dir = NULL;
+		/* Files spread over many directories (one per level of a
+		 * deep tree) must not hold a descriptor each: at the bound,
+		 * the batch goes to the workers and the reader waits. */
+		pthread_mutex_lock(&lock);
+		if (live_dirs >= POOL_MAX_DIRS) {
+			pthread_mutex_unlock(&lock);
+			submit();
+			pthread_mutex_lock(&lock);
+		}
+		while (live_dirs >= POOL_MAX_DIRS) {
+			reader_waiting = true;
+			pthread_cond_wait(&room_ready, &lock);
+			reader_waiting = false;
+		}
+		pthread_mutex_unlock(&lock);
+		fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
 		if (fd < 0)
 			return NULL;
+		pthread_mutex_lock(&lock);
+		live_dirs++;
+		pthread_mutex_unlock(&lock);
 		cur_pdir = xmalloc(sizeof(*cur_pdir));
 		cur_pdir->fd = fd;
 		cur_pdir->refs = 1;
@@ -143,6 +172,11 @@ pool_file_new(struct entry *dir, int dfd, const char *name, const char *path,
 	f->name = xstrdup(name);
 	f->path = xstrdup(path);
 	f->a = *a;
+	/* The data is at most the size (POOL_FILE_MAX): one buffer of just
+	 * that, so the queue's memory is the bytes it counts. */
+	f->dcap = (size_t)(a->size + TP_BSIZE - 1) / TP_BSIZE * TP_BSIZE;
+	if (f->dcap > 0)
+		f->data = xmalloc(f->dcap);
 	return f;
 }
 
