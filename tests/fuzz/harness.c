@@ -1,9 +1,9 @@
 /*
  * harness.c - exit interception and input files for the fuzz targets.
  *
- * err()/errx() of glibc call its internal exit, out of --wrap's reach:
- * the versions here print the same "prog: message" line and call
- * exit(), which the link redirects to __wrap_exit().
+ * err()/errx() of glibc would call its internal exit, out of --wrap's
+ * reach; libcommon's (common/warnline.c) call exit(), which the link
+ * redirects to __wrap_exit().
  */
 #include <err.h>
 #include <errno.h>
@@ -45,55 +45,6 @@ fuzz_try(void (*fn)(void *), void *arg)
 		fuzz_armed = 0;
 	}
 	return fuzz_exit_status;
-}
-
-static void report(int with_errno, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-
-static void
-report(int with_errno, const char *fmt, va_list ap)
-{
-	int e = errno;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", program_invocation_short_name);
-	if (fmt != NULL)
-		vfprintf(stderr, fmt, ap);
-	if (with_errno)
-		fprintf(stderr, "%s%s", fmt != NULL ? ": " : "", strerror(e));
-	fputc('\n', stderr);
-}
-
-void
-verr(int status, const char *fmt, va_list ap)
-{
-	report(1, fmt, ap);
-	exit(status);
-}
-
-void
-verrx(int status, const char *fmt, va_list ap)
-{
-	report(0, fmt, ap);
-	exit(status);
-}
-
-void
-err(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(status, fmt, ap);
-}
-
-void
-errx(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verrx(status, fmt, ap);
 }
 
 int
