@@ -93,8 +93,6 @@ static size_t batch_files, batch_bytes;
 static struct entry *cur_dir;
 static struct pool_dir *cur_pdir;
 
-static const unsigned char zero_block[TP_BSIZE];
-
 static void
 dir_release(struct pool_dir *d)
 {
@@ -186,7 +184,7 @@ pool_data(const unsigned char *blk, size_t n, void *arg)
 	struct pool_file *f = arg;
 	struct run *last = f->nruns ? &f->runs[f->nruns - 1] : NULL;
 
-	if (memcmp(blk, zero_block, n) == 0) {
+	if (fw_zero(blk, n)) {
 		f->off += (off_t)n; /* a zero run becomes a hole */
 		return;
 	}

@@ -48,6 +48,12 @@ fw_clear(int dfd, const char *name, const char *path)
 	return false;
 }
 
+bool
+fw_zero(const unsigned char *blk, size_t n)
+{
+	return memcmp(blk, zero_block, n) == 0;
+}
+
 int
 fw_create(int dfd, const char *name, const char *path)
 {
@@ -95,7 +101,7 @@ fw_data(const unsigned char *blk, size_t n, void *arg)
 {
 	struct file_writer *w = arg;
 
-	if (memcmp(blk, zero_block, n) == 0) {
+	if (fw_zero(blk, n)) {
 		w->off += (off_t)n; /* a zero run becomes a hole */
 		return;
 	}

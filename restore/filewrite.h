@@ -27,6 +27,10 @@ bool fw_clear(int dfd, const char *name, const char *path);
  * first (fw_clear); -1 after a message.  Safe in any thread. */
 int fw_create(int dfd, const char *name, const char *path);
 
+/* Whether the n bytes (at most one tape block) at blk are all zero:
+ * such blocks are left as holes.  Safe in any thread. */
+bool fw_zero(const unsigned char *blk, size_t n);
+
 /* Start writing the file open on fd. */
 void fw_begin(struct file_writer *w, int fd, const char *path);
 
