@@ -1,6 +1,6 @@
 /*
  * shim_symtab.c - restore/symtab.c with a reset, for the fuzz targets
- * (see shim_tape.c).  Every entry is on a chain of nametab.
+ * (see shim_tape.c).  Every entry is in a block of symtab.c's arena.
  */
 #include "../../restore/symtab.c"
 
@@ -9,14 +9,13 @@
 void
 fuzz_symtab_reset(void)
 {
-	for (size_t i = 0; i < nametab_size; i++) {
-		struct entry *e, *next;
+	while (arena_blocks != NULL) {
+		void *next = *(void **)arena_blocks;
 
-		for (e = nametab[i]; e != NULL; e = next) {
-			next = e->hnext;
-			free(e);
-		}
+		free(arena_blocks);
+		arena_blocks = next;
 	}
+	arena_next = arena_end = NULL;
 	free(nametab);
 	free(inotab);
 	free(pathbuf);
