@@ -71,6 +71,9 @@
 /* A transparent huge page (x86-64, arm64 with 4 KiB pages); holds a
  * span (alloc_span()). */
 #define HUGE_PAGE (2 * 1024 * 1024)
+/* How long a slave waits for the next record of its group before it
+ * reads what it has (slave_main()). */
+#define GROUP_FILL_WAIT_MS 10
 /* The unit of the "sector" numbers in read-error messages (0.4b47's). */
 #define SECTOR_SIZE 512
 
@@ -382,14 +385,22 @@ lower_priority(void)
 	(void)setpriority(PRIO_PROCESS, 0, prio + SLAVE_NICE_STEP);
 }
 
-/* Whether another packet has (begun to) arrive(d): taken into the
- * batch without waiting for it. */
+/* Whether another packet has (begun to) arrive(d), or does within
+ * timeout_ms. */
 static int
-packet_waiting(int sock)
+packet_waiting(int sock, int timeout_ms)
 {
 	struct pollfd pfd = {.fd = sock, .events = POLLIN};
 
-	return poll(&pfd, 1, 0) > 0;
+	return poll(&pfd, 1, timeout_ms) > 0;
+}
+
+/* After record rec: how long to wait for the next one of the same group
+ * (none after a group's last record: the next is another group's). */
+static int
+rest_of_group_wait(uint64_t rec, size_t group)
+{
+	return (rec + 1) % group != 0 ? GROUP_FILL_WAIT_MS : 0;
 }
 
 /*
@@ -518,8 +529,12 @@ finish_batch(const struct slave_config *sc, struct ring *ring,
  * The loop.  A slave takes groups of consecutive records (ring.h); the
  * packets of a group that are already waiting in the socket form a
  * batch, whose disk runs are read together (lay_out), so small records
- * still make large reads.  It never waits for a packet to complete a
- * batch: the master may be waiting for this slave.  A packet that does
+ * still make large reads.  When the master is quicker than the disk
+ * (to /dev/null) a slave would often find only part of its group
+ * there, and read many small spans; so it waits for the rest, but at
+ * most GROUP_FILL_WAIT_MS for each record: the master may itself be
+ * waiting for this slave (a volume's end, the end of the dump), and a
+ * bounded wait cannot deadlock.  A packet that does
  * not follow the batch (the next group, or a record sent again after an
  * end of media) starts the next batch.
  */
@@ -557,7 +572,11 @@ slave_main(int sock, const struct slave_config *sc, struct ring *ring)
 		if (!carry && receive_valid(ring, sock, &b[0], ntrec) == 0)
 			break;
 		carry = 0;
-		for (n = 1; n < group && packet_waiting(sock); n++) {
+		for (n = 1;
+		     n < group &&
+		     packet_waiting(
+			 sock, rest_of_group_wait(b[n - 1].req.record, group));
+		     n++) {
 			if (receive_valid(ring, sock, &b[n], ntrec) == 0) {
 				more = 0;
 				break;
