@@ -524,6 +524,27 @@ random_image() {
 	mke2fs -q -t ext4 -d tree "$1" 32M
 }
 
+# pin_cache DEV OFFSET LENGTH STOPFILE: hold LENGTH bytes of DEV from
+# OFFSET in the device's page cache, mapped and locked
+# (helpers/pincache.c, built into the trash directory on first use),
+# until STOPFILE exists; returns once they are held, the holder's pid in
+# $pin_pid.  A check that asserts a buffered reader sees stale bytes sets
+# that condition up itself: drop_caches and reclaim skip such pages.
+pin_cache() {
+	{ test -x "$TRASH_DIRECTORY/pincache" ||
+		"${CC:-cc}" -o "$TRASH_DIRECTORY/pincache" "$HELPERS/pincache.c"; } &&
+	rm -f "$4" &&
+	{ "$TRASH_DIRECTORY/pincache" "$1" "$2" "$3" "$4" >"$4.out" & } &&
+	pin_pid=$! &&
+	for pc_i in $(seq 100)
+	do
+		grep -q pinned "$4.out" && return 0
+		kill -0 $pin_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
 # make_image KIND IMG [full|nohuge|small]: a populated file system image
 # (mkimage.sh). Under tests/run.sh each kind is built once per run, in
 # TEST_IMAGE_CACHE, and copied from there (2.4 to 4.7 CPU-s a build,

@@ -42,24 +42,14 @@ as_user() {
 }
 
 # pin_device NAME DEV: hold the whole of DEV (64 MiB) in its page cache
-# (helpers/pincache.c) until the check ends.  Where a check asserts that
+# (pin_cache) until the check ends.  Where a check asserts that
 # 0.4b47 reads stale cached bytes, the cached copy must outlive the
 # rewrite whatever else runs (a drop_caches between the plain read and
 # the dump would let 0.4b47 read the new bytes): drop_caches skips mapped
 # pages.
 pin_device() {
-	{ test -x pincache || "$CC" -o pincache "$HELPERS/pincache.c"; } &&
-	rm -f "$1.unpin" &&
-	{ ./pincache "$2" 0 67108864 "$PWD/$1.unpin" >"$1.pin" & } &&
-	pd_pid=$! &&
-	test_when_finished "touch $PWD/$1.unpin; wait $pd_pid" &&
-	for pd_i in $(seq 100)
-	do
-		grep -q pinned "$1.pin" && return 0
-		kill -0 $pd_pid 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	pin_cache "$2" 0 67108864 "$PWD/$1.unpin" &&
+	test_when_finished "touch $PWD/$1.unpin; wait $pin_pid"
 }
 
 # live_case NAME BLOCKSIZE device|mountpoint root|disk DUMP [pin]: the

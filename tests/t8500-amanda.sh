@@ -172,7 +172,6 @@ test_expect_success $P 'setup: lock the machine, save what the run replaces' '
 	SAVED=$(mktemp -d "${TMPDIR:-/tmp}/t8500-saved.XXXXXX") &&
 	test_at_exit restore_system &&
 	test_at_exit "touch \"$T/ours/unpin\" \"$T/ref/unpin\" 2>/dev/null; test -z \"\$pin_pid\" || wait \$pin_pid" &&
-	"$CC" -o "$T/pincache" "$HELPERS/pincache.c" &&
 	list_trees >"$SAVED/trees" &&
 	amadmin x version >version &&
 	am_dump=$(sed -n "s/.* DUMP=\"\([^\"]*\)\".*/\1/p" version) &&
@@ -216,7 +215,7 @@ change_tree() {
 }
 
 # pin_inplace R: read R/mnt/inplace's blocks into the device's page cache
-# and hold them there (helpers/pincache.c) until unpin_inplace.  Each
+# and hold them there (pin_cache) until unpin_inplace.  Each
 # round pins them after its level 0 and before the file is rewritten in
 # place: a buffered reader of the device (dump 0.4b47) then reads the old
 # bytes at level 1 whatever else runs on the machine (a drop_caches once
@@ -228,17 +227,8 @@ pin_inplace() {
 	pi_first=$(head -n 1 "$1/inplace.blocks") &&
 	pi_last=$(tail -n 1 "$1/inplace.blocks") &&
 	test -n "$pi_bs" && test -n "$pi_first" &&
-	rm -f "$1/unpin" &&
-	{ "$T/pincache" "$dev" $((pi_first * pi_bs)) \
-		$(((pi_last - pi_first + 1) * pi_bs)) "$T/$1/unpin" >"$1/pin.out" & } &&
-	pin_pid=$! &&
-	for pi_i in $(seq 100)
-	do
-		grep -q pinned "$1/pin.out" && return 0
-		kill -0 $pin_pid 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	pin_cache "$dev" $((pi_first * pi_bs)) $(((pi_last - pi_first + 1) * pi_bs)) \
+		"$T/$1/unpin"
 }
 
 unpin_inplace() {
