@@ -85,6 +85,9 @@ test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON '-r stopped by the -F sc
 	grep "^end " a/restoresymtable
 '
 
+# restore writes its own pid (as the shell it replaces) before it starts:
+# written by the parent after the fork, it could come after restore
+# already asked for volume 2.
 test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON '-r killed (SIGTERM) when volume 2 is wanted, then -R -M' '
 	cat >kill.sh <<-EOF &&
 	#!/bin/sh
@@ -95,9 +98,9 @@ test_expect_success ROOT,LOOP,OURDUMP,OURRESTORE,PYTHON '-r killed (SIGTERM) whe
 	EOF
 	chmod +x kill.sh &&
 	mkdir b &&
-	(cd b && exec "$RESTORE" -r -F ../kill.sh -f ../l0.001 </dev/null \
+	(cd b && exec sh -c "echo \$\$ >../b.pid && exec \"\$@\"" sh \
+		"$RESTORE" -r -F ../kill.sh -f ../l0.001 </dev/null \
 		>../b.out 2>../b.err) &
-	echo $! >b.pid &&
 	{ wait $! ; echo $? >b.status; } &&
 	test "$(cat b.status)" = 143 &&
 	grep "^checkpoint -$" b/restoresymtable &&
