@@ -55,24 +55,29 @@ step() {
 # see the same mount table, and nothing outside sees FSTAB bound over
 # /etc/fstab) run our dump, then 0.4b47, with ARGS: OUT.ours, OUT.ref
 # get their stdout, OUT.*.err their stderr, OUT.*.rc their status.
-# The ext2/3/4 mounts of other scripts running at the same time (below
-# their trash or scratch directories) are unmounted in the namespace
-# first: one that went away outside between the two runs was listed by
-# one dump and not the other.  The root and this script's own stay.
+# The ext2/3/4 mounts of loop devices of other scripts running at the
+# same time (below their trash or scratch directories) are unmounted in
+# the namespace first: one that went away outside between the two runs
+# was listed by one dump and not the other.  This script's own stay, and
+# so does every mount on the way to it or to the source tree (a checkout
+# on a loop-mounted image), as do the machine's disks.
 both_in_ns() {
 	ns_fstab=$1 ns_out=$2 && shift 2 &&
 	unshare -m --propagation private sh -c '
-		awk -v own="$5/" '"'"'$3 ~ /^ext[234]$/ && $2 != "/" &&
-			index($2, own) != 1 { print $2 }'"'"' /proc/self/mounts |
+		awk -v own="$5/" -v top="$6/" '"'"'$1 ~ /^\/dev\/loop/ &&
+			$3 ~ /^ext[234]$/ && index($2, own) != 1 &&
+			index(own, $2 "/") != 1 && index(top, $2 "/") != 1 {
+				print $2 }'"'"' /proc/self/mounts |
 			sort -r | while read -r m
 			do
 				umount -l "$m" 2>/dev/null
 			done
 		mount --bind "$1" /etc/fstab || exit 1
-		out=$2 ours=$3 ref=$4 && shift 5
+		out=$2 ours=$3 ref=$4 && shift 6
 		"$ours" "$@" >$out.ours 2>$out.ours.err; echo $? >$out.ours.rc
 		"$ref" "$@" >$out.ref 2>$out.ref.err; echo $? >$out.ref.rc
-	' sh "$ns_fstab" "$ns_out" "$DUMP" "$ORACLE_DUMP" "$TRASH_DIRECTORY" "$@"
+	' sh "$ns_fstab" "$ns_out" "$DUMP" "$ORACLE_DUMP" "$TRASH_DIRECTORY" \
+		"$TOP" "$@"
 }
 
 # same_ns_results OUT: both runs of both_in_ns printed and ended alike.
