@@ -166,7 +166,7 @@ test_expect_success ROOT,LOOP,OURDUMP,ORACLE,!DUMP_IS_ORACLE 'operand: the image
 	restore_manifest "$PWD/img.dump" ri >ri.man && test_cmp src.man ri.man
 '
 
-test_expect_success ROOT,LOOP,OURDUMP,ORACLE 'a user in group disk (not root) can dump a readable device' '
+test_expect_success ROOT,UNPRIV,LOOP,OURDUMP,ORACLE 'a user in group disk (not root) can dump a readable device' '
 	disk_gid=$(getent group disk | cut -d: -f3) && test -n "$disk_gid" &&
 	disk_readable "$dev" &&
 	setpriv --reuid 65534 --regid "$disk_gid" --clear-groups \

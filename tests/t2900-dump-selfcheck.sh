@@ -257,7 +257,8 @@ test_expect_success OURDUMP 'bad input: one message, non-zero exit, never DUMP I
 
 test_expect_success ROOT,UNPRIV,OURDUMP 'dump works as a non-root user who can read the image' '
 	chmod 644 e2.img && chmod 755 . &&
-	su nobody -s /bin/sh -c "\"$DUMP\" -0 -f - -D /nonexistent/dd \"$PWD/e2.img\"" >nr.dump 2>nr.err &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DUMP" -0 -f - -D /nonexistent/dd "$PWD/e2.img" >nr.dump 2>nr.err &&
 	grep "DUMP IS DONE" nr.err &&
 	test $(( $(wc -c <nr.dump) % 10240 )) = 0
 '
