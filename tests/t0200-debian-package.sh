@@ -66,7 +66,9 @@ etc_rmt() {
 
 # restore_machine: the dump package and /var/lib/dumpdates as they were
 # before the script (state/ holds what the setup check found). Every
-# check that installs registers it with test_when_finished.
+# check that installs registers it with test_when_finished; the setup
+# check has it run at the script's end too when the machine differs
+# from what it recorded (a script stopped in the middle of a check).
 restore_machine() {
 	if test "$(cat "$STATE/pkg")" = not-installed
 	then
@@ -253,6 +255,14 @@ test_expect_success ROOT,LOOP,PYTHON,BUILT 'setup: an ext4 image and its manifes
 	test_set_prereq IMAGE
 '
 
+# restorable: the checks that change the machine may run; whatever they
+# leave is given back at the latest when the script ends.
+restorable() {
+	test_set_prereq RESTORABLE &&
+	test_at_exit "machine_state 2>/dev/null | cmp -s - \"\$STATE/machine\" ||
+		restore_machine"
+}
+
 # From here on the machine changes: the lock first, then what is to be
 # given back. Only a machine without a dump package or with Debian'"'"'s
 # (whose .deb is at hand) can be given back as it was; a /sbin/dump of
@@ -272,12 +282,12 @@ test_expect_success ROOT,BUILT 'setup: lock the machine, record its state' '
 		foreign_files >"$STATE/why" &&
 		if ! test -s "$STATE/why"
 		then
-			test_set_prereq RESTORABLE
+			restorable
 		fi ;;
 	"installed $DEBIAN_VERSION")
 		if test_have_prereq DEBIAN_DEB
 		then
-			test_set_prereq RESTORABLE
+			restorable
 		else
 			echo "Debian'"'"'s dump is installed and its .deb is missing" >"$STATE/why"
 		fi ;;
