@@ -474,11 +474,25 @@ image_mount() {
 	fi
 	mount ${3:+-o "$3"} "$lib_src" "$2" || return 1
 	MOUNT_DEV=$lib_src
-	echo "$(wc -l <"$LIB_STATE/mounts") $(cd "$2" && pwd)" >>"$LIB_STATE/mounts"
+	lib_note_mount "$2"
 }
 
-# image_umount DIR: undo one image_mount early (the loop stays attached
-# until the end of the script; detach it with image_detach if needed).
+# scratch_mount TYPE DIR [MOUNT-OPTIONS]: mount a file system of no
+# device (tmpfs, ramfs) on DIR, undone at the script's end, also after an
+# interrupt, as image_mount's mounts are.
+scratch_mount() {
+	mkdir -p "$2" || return 1
+	mount -t "$1" ${3:+-o "$3"} "$1" "$2" || return 1
+	lib_note_mount "$2"
+}
+
+lib_note_mount() {
+	echo "$(wc -l <"$LIB_STATE/mounts") $(cd "$1" && pwd)" >>"$LIB_STATE/mounts"
+}
+
+# image_umount DIR: undo one image_mount or scratch_mount early (a loop
+# stays attached until the end of the script; detach it with
+# image_detach if needed).
 image_umount() {
 	lib_dir=$(cd "$1" && pwd) || return 1
 	umount "$lib_dir" || return 1

@@ -166,9 +166,8 @@ test_expect_success OURDUMP,MKE2FS 'unwritable output: Cannot open output, non-z
 '
 
 test_expect_success OURDUMP,MKE2FS,ROOT,SETSID 'regular file on a full file system: End of tape, no terminal, exit 3' '
-	mkdir small &&
-	mount -t tmpfs -o size=2m tmpfs small &&
-	test_when_finished "umount small" &&
+	scratch_mount tmpfs small size=2m &&
+	test_when_finished "image_umount small" &&
 	test_expect_code_3() { "$@"; test $? -eq 3; } &&
 	test_expect_code_3 setsid -w "$DUMP" -0 -f small/out img 2>err.enospc </dev/null &&
 	grep "End of tape detected" err.enospc &&

@@ -82,9 +82,11 @@ test_expect_success $P,ORACLE,OURDUMP 'dump 0.4b47 goes on too, and archives the
 '
 
 # The same through the kernel: a device-mapper table with an "error"
-# target over the first range.  Removed even when a check fails.
+# target over the first range.  Removed even when a check fails, and at
+# the latest when the script ends (also after an interrupt).
 dmname=dumptest-eio-$$
 dmsetup targets 2>/dev/null | grep -q "^error" && test_set_prereq DM
+test_have_prereq DM && test_at_exit "dmsetup remove $dmname 2>/dev/null"
 
 test_expect_success $P,DM,OURDUMP 'a device-mapper error target: the same line' '
 	test_when_finished "dmsetup remove $dmname 2>/dev/null || :" &&

@@ -282,8 +282,8 @@ test_expect_success $P 'dump 0.4b47 -> our restore -x of one file brings its att
 # A target without any attribute support: every attribute is reported,
 # in 0.4b47's words, and the restore goes on and succeeds.
 test_expect_success $P 'restore -r onto ramfs: each attribute reported, files restored, exit 0' '
-	mkdir ram && mount -t ramfs ramfs ram &&
-	test_when_finished "umount ram" &&
+	scratch_mount ramfs ram &&
+	test_when_finished "image_umount ram" &&
 	(cd ram && "$RESTORE" -r -y -f ../ours.dump) >ram.out 2>ram.err &&
 	grep -x "restore: \./f\.small: EA set user\.a:small value failed: Operation not supported" ram.err &&
 	grep -x "restore: \./sl: EA set trusted\.link:link value failed: Operation not supported" ram.err &&
@@ -297,8 +297,8 @@ test_expect_success $P 'restore -r onto ramfs: each attribute reported, files re
 '
 
 test_expect_success $P 'ramfs: restore 0.4b47 reports the same way and exits 0 too' '
-	mkdir ram2 && mount -t ramfs ramfs ram2 &&
-	test_when_finished "umount ram2" &&
+	scratch_mount ramfs ram2 &&
+	test_when_finished "image_umount ram2" &&
 	(cd ram2 && "$ORACLE_RESTORE" -r -y -f ../ours.dump) >ram2.out 2>ram2.err &&
 	grep "^[^ ]*restore: \./f\.small: EA set user\.a:small value failed: Operation not supported\$" ram2.err &&
 	mf ram2 --no-root >ram2.man && test_cmp src.noxattr ram2.man
