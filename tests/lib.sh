@@ -42,7 +42,16 @@ export LC_ALL LANG TZ
 # what dump and restore do.
 lib_rmt=${RMT:-}
 unset LANGUAGE LC_CTYPE LC_MESSAGES CDPATH GREP_OPTIONS TAPE RSH RMT
+# Knobs of single scripts, a preload (eatmydata makes fsync and syncfs
+# no-ops: dump would read a device never written) and readline's own
+# settings of the developer are not part of any check.
+unset IMAGE_PREALLOC RESTORE_WITH HOSTILE_RESTORE LD_PRELOAD
+INPUTRC=/dev/null
+export INPUTRC
 umask 022
+# A program expected to crash (0.4b47 on a hostile archive) would leave
+# a core file in the directory a check compares.
+ulimit -c 0
 
 test_verbose= test_immediate= test_debug= test_trace=
 for test_arg
