@@ -132,8 +132,8 @@ test_expect_success ROOT,LOOP,ORACLE,OURDUMP,PYTHON 'incremental (and -m): same 
 	big=$(find mnt -type f -size +100k | head -n 1) && test -n "$big" && chmod 600 "$big" &&
 	image_umount mnt &&
 	cp dd.ref dd.our &&
-	TZ=Asia/Kolkata "$ORACLE_DUMP" -1 -u -L check -D dd.ref -f ref1.dump "$dev" 2>ref1.err &&
-	TZ=Asia/Kolkata "$DUMP" -1 -u -L check -D dd.our -f our1.dump "$dev" 2>our1.err &&
+	TZ=IST-5:30 "$ORACLE_DUMP" -1 -u -L check -D dd.ref -f ref1.dump "$dev" 2>ref1.err &&
+	TZ=IST-5:30 "$DUMP" -1 -u -L check -D dd.our -f our1.dump "$dev" 2>our1.err &&
 	grep "Date of last level 0 dump" our1.err &&
 	sed -n "s/.*Date of last level/&/p" ref1.err >expect &&
 	sed -n "s/.*Date of last level/&/p" our1.err >actual &&
