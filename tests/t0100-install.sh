@@ -182,7 +182,7 @@ test_set_prereq DIST
 tracked_files() {
 	if test -e "$TOP/.git"
 	then
-		git -C "$TOP" ls-files
+		git -c safe.directory="$TOP" -C "$TOP" ls-files
 	else
 		cat "$TOP/MANIFEST"
 	fi
