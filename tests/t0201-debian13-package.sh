@@ -39,15 +39,10 @@ CACHE_KEY="trixie minbase dump=$TRIXIE_VERSION dump=$FORKY_VERSION build-depends
 		p && /^[ \t]/ { print; next } { p = 0 }' "$TOP/debian/control" |
 	sha256sum | cut -d' ' -f1)"
 
-# aptq ARGS: apt-get on private lists of trixie and forky (as
-# helpers/fetch-upstream.sh does): nothing of the machine's apt state
-# changes. Each run is bounded: a network that hangs is a failure too.
+# aptq ARGS: apt-get on private lists of trixie and forky
+# (helpers/suite-apt.sh): nothing of the machine's apt state changes.
 aptq() {
-	timeout 600 apt-get -q -o Dir::Etc::SourceList="$APT/sources.list" \
-		-o Dir::Etc::SourceParts=/nonexistent \
-		-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" \
-		-o Dir::State::Status=/dev/null -o Debug::NoLocking=1 \
-		-o APT::Sandbox::User=root "$@"
+	sh "$HELPERS/suite-apt.sh" "$APT" "$@"
 }
 
 # in_chroot CMD...: CMD in the chroot, with an environment of its own.
@@ -172,24 +167,17 @@ else
 	fi
 	# The network: the lists of trixie and forky, read now (also for
 	# the download of their dump packages).
-	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" &&
-	for suite in trixie forky
-	do
-		echo "deb [signed-by=$KEYRING] $MIRROR $suite main"
-	done >"$APT/sources.list"
-	if aptq update >"$APT/update.log" 2>&1 &&
-		! grep -q "^[WE]:" "$APT/update.log"
+	if aptq update trixie forky 2>"$TRASH_DIRECTORY/update.err"
 	then
 		test_set_prereq NETWORK
 	elif test -n "${CI:-}"
 	then
 		test_expect_success "the lists of trixie and forky from $MIRROR (CI: the network is required)" '
-			cat "$APT/update.log" && false
+			cat update.err && false
 		'
 	else
 		say "# $MIRROR cannot be read: no trixie chroot"
-		{ grep "^[WE]:" "$APT/update.log" || tail -n 3 "$APT/update.log"; } |
-			sed "s/^/#   /"
+		sed "s/^/#   /" "$TRASH_DIRECTORY/update.err"
 	fi
 fi
 

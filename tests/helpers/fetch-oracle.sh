@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/helpers/fetch-oracle.sh - fetch Debian's dump 0.4b47 package and
-# unpack it (never install it) into tests/oracle/, so the tests can run the
-# reference dump, restore and rmt-dump as a black-box oracle.
+# tests/helpers/fetch-oracle.sh - fetch Debian 12's (bookworm's) dump
+# 0.4b47 package and unpack it (never install it) into tests/oracle/, so
+# the tests can run the reference dump, restore and rmt-dump as a
+# black-box oracle.
 # Idempotent: does nothing when tests/oracle/sbin/dump already exists.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,12 +14,10 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fetch-oracle.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-if ! apt-get download dump >/dev/null 2>&1
-then
-	# The package lists may be missing or stale on a fresh machine.
-	apt-get update >/dev/null 2>&1 || true
-	apt-get download dump
-fi
+# Bookworm's lists of our own (suite-apt.sh), whatever suite the machine
+# runs and however old its lists are: 0.4b47 and nothing else.
+sh "$here/helpers/suite-apt.sh" "$tmp" update bookworm
+sh "$here/helpers/suite-apt.sh" "$tmp" download dump=0.4b47-4
 deb=$(ls dump_*.deb 2>/dev/null | head -n 1)
 if test -z "$deb"
 then

@@ -5,8 +5,9 @@
 # tests/oracle/SUITE/, and write tests/oracle/SUITE/bin/{dump,restore}:
 # wrappers that run the unpacked programs through the unpacked loader, so
 # the host's libraries are never mixed with the suite's.
-# apt-get works on private lists and caches: nothing of the system's apt
-# state changes.  Idempotent: does nothing once bin/restore works.
+# apt-get works on private lists and caches (suite-apt.sh): nothing of
+# the system's apt state changes.  Idempotent: does nothing once
+# bin/restore works.
 set -e
 suite=${1:?usage: fetch-upstream.sh SUITE}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,21 +18,10 @@ then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fetch-upstream.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-	"http://deb.debian.org/debian $suite main" >"$tmp/sources.list"
 aptq() {
-	apt-get -q -o Dir::Etc::SourceList="$tmp/sources.list" \
-		-o Dir::Etc::SourceParts=/nonexistent \
-		-o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache" \
-		-o Dir::State::Status=/dev/null -o Debug::NoLocking=1 \
-		-o APT::Sandbox::User=root "$@"
+	sh "$here/helpers/suite-apt.sh" "$tmp" "$@"
 }
-aptq update >"$tmp/update.log" 2>&1 || {
-	cat "$tmp/update.log" >&2
-	echo "fetch-upstream: cannot read the $suite package lists" >&2
-	exit 1
-}
+aptq update "$suite" || exit 1
 # dump's Depends in trixie and forky, and what those libraries need.
 pkgs="dump libc6 libext2fs2t64 libcom-err2 libblkid1 zlib1g libbz2-1.0
       liblzo2-2 libreadline8t64 libtinfo6 libselinux1 libpcre2-8-0"
