@@ -397,6 +397,20 @@ static const char *const owned_prefix[] = {
 };
 
 /*
+ * Names a file system lists beside the attributes that are not ones of
+ * their own: ext4's inline data, and XFS's ACLs under a second name
+ * (listed to root with system.posix_acl_*; removing one removes the
+ * ACL).  Never stale, never counted against the archive.
+ */
+static bool
+is_second_view(const char *name)
+{
+	return strcmp(name, "system.data") == 0 ||
+	    strcmp(name, "trusted.SGI_ACL_FILE") == 0 ||
+	    strcmp(name, "trusted.SGI_ACL_DEFAULT") == 0;
+}
+
+/*
  * A value as 0.4b47 prints it in its messages (as a C string, so up to
  * the first NUL), with bytes that are not printable ASCII written as
  * \ooo so that binary values (ACLs) cannot reach the terminal raw.
@@ -525,7 +539,7 @@ drop_stale(const struct setctx *c)
 	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(list + i) + 1) {
 		const char *n = list + i;
 
-		if (!is_owned(n) || in_archive(c, n))
+		if (!is_owned(n) || is_second_view(n) || in_archive(c, n))
 			continue;
 		if ((c->fd >= 0 ? fremovexattr(c->fd, n)
 				: lremovexattr(c->target, n)) != 0 &&
@@ -639,7 +653,7 @@ ea_compare(const struct ealist *ea, const char *target, const char *path)
 		disk = llistxattr(target, names, (size_t)disk);
 		for (ssize_t i = 0; i < disk;
 		     i += (ssize_t)strlen(names + i) + 1)
-			if (strncmp(names + i, "system.data", 12) != 0)
+			if (!is_second_view(names + i))
 				ndisk++;
 		free(names);
 		if (ndisk != count) {
