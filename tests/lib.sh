@@ -396,10 +396,11 @@ test_done() {
 		say "# passed all $test_success test(s), $test_skip skipped"
 		cd "$TEST_DIR" || exit 1
 		lib_undo_images
-		test -n "$test_debug" || rm -rf "$TRASH_DIRECTORY"
+		test -n "$test_debug" ||
+			rm -rf "$TRASH_DIRECTORY" ${LIB_TRASH_IMAGE:+"$LIB_TRASH_IMAGE"}
 		exit 0
 	fi
-	say "# failed $test_fail among $test_count test(s)${test_known:+ ($test_known known breakage)}; trash kept in $TRASH_DIRECTORY"
+	say "# failed $test_fail among $test_count test(s)${test_known:+ ($test_known known breakage)}; trash kept in ${LIB_TRASH_IMAGE:-$TRASH_DIRECTORY}"
 	exit 1
 }
 
@@ -592,6 +593,45 @@ make_image() {
 	cp --sparse=always "$lib_image.img" "$2"
 }
 
+# The checks restore into the trash directory and compare what they get
+# with ext4 trees: it must hold what ext4 holds (XFS, for one, takes no
+# device number past a 14-bit major or 18-bit minor).  In a checkout on
+# another file system it is, for root, an ext4 of its own: an image
+# beside it (LIB_TRASH_IMAGE, no journal, sparse), mounted on it and
+# undone with the script's other mounts; kept, as the directory is, when
+# a check failed.
+LIB_TRASH_IMAGE=
+lib_trash_on_ext4() {
+	test "$(stat -f -c %T "$TRASH_DIRECTORY")" != ext2/ext3 || return 0
+	test "$(id -u)" = 0 && command -v mke2fs >/dev/null 2>&1 &&
+		command -v losetup >/dev/null 2>&1 || return 0
+	LIB_TRASH_IMAGE=$TRASH_DIRECTORY.ext4
+	rm -f "$LIB_TRASH_IMAGE" && truncate -s 256G "$LIB_TRASH_IMAGE" &&
+		mke2fs -q -F -t ext4 -O ^has_journal -m 0 -E nodiscard \
+			"$LIB_TRASH_IMAGE" &&
+		image_mount "$LIB_TRASH_IMAGE" "$TRASH_DIRECTORY" &&
+		rmdir "$TRASH_DIRECTORY/lost+found" || {
+		echo "lib.sh: cannot make an ext4 for $TRASH_DIRECTORY" >&2
+		return 1
+	}
+}
+
+# lib_trash_image_clear: undo what a run killed hard left of its ext4
+# trash: the mount on the trash directory, the loop device, the image.
+lib_trash_image_clear() {
+	if awk -v t="$TRASH_DIRECTORY" '$2 == t { f = 1 } END { exit !f }' /proc/self/mounts
+	then
+		umount "$TRASH_DIRECTORY" 2>/dev/null || umount -l "$TRASH_DIRECTORY"
+	fi
+	test -e "$TRASH_DIRECTORY.ext4" || return 0
+	losetup -j "$TRASH_DIRECTORY.ext4" 2>/dev/null | cut -d: -f1 |
+		while read -r lib_dev
+		do
+			losetup -d "$lib_dev" 2>/dev/null
+		done
+	rm -f "$TRASH_DIRECTORY.ext4"
+}
+
 # Cleanup of a previous run (one killed hard may have left its mounts and
 # loop devices; they are ours: below our trash directory), then into a
 # fresh trash directory.
@@ -615,8 +655,10 @@ then
 		exit 1
 	fi
 fi
+lib_trash_image_clear
 rm -rf "$TRASH_DIRECTORY"
 mkdir -p "$TRASH_DIRECTORY" || exit 1
+lib_trash_on_ext4 || exit 1
 cd "$TRASH_DIRECTORY" || exit 1
 # Every restore (0.4b47's, 0.4b49's and 0.4b56's too) names its temporary
 # files in $TMPDIR after the dump date: scripts running at once, or a

@@ -126,6 +126,36 @@ test_expect_success ROOT,LOOP 'image_attach and image_mount are undone at exit' 
 	test -z "$(losetup -j "$PWD/sub/trash.tsub/fs.img")"
 '
 
+test_expect_success ROOT,LOOP 'in a checkout on another file system the trash is an ext4 of its own' '
+	scratch_mount tmpfs co size=256m &&
+	test_when_finished "image_umount co" &&
+	mkdir co/sub && cp "$TOP/tests/lib.sh" co/sub/lib.sh &&
+	for how in true false
+	do
+		cat >co/sub/tsub.sh <<-EOS &&
+		test_description=inner
+		. ./lib.sh
+		test_expect_success "restores land on ext4" "
+			test \\"\\\$(stat -f -c %T .)\\" = ext2/ext3 &&
+			mknod big b 4095 1048575 && test ! -e lost+found && $how
+		"
+		test_done
+		EOS
+		{ (cd co/sub && TOP="$TOP" sh tsub.sh) >out.$how 2>&1; echo $? >rc.$how; } &&
+		! grep -q " $PWD/co/sub/trash.tsub " /proc/mounts &&
+		test -z "$(losetup -j "$PWD/co/sub/trash.tsub.ext4" 2>/dev/null)" ||
+		return 1
+		if $how
+		then
+			test ! -e co/sub/trash.tsub && test ! -e co/sub/trash.tsub.ext4 ||
+			return 1
+		fi
+	done &&
+	grep "^# passed all 1 test" out.true && test "$(cat rc.true)" = 0 &&
+	grep "^# failed 1 among 1 test(s).*; trash kept in $PWD/co/sub/trash.tsub.ext4\$" out.false &&
+	test "$(cat rc.false)" = 1 && test -s co/sub/trash.tsub.ext4
+'
+
 test_expect_success PYTHON 'manifest lists types, hard-link groups, sparse content' '
 	mkdir -p tree/a tree/b &&
 	echo one >tree/a/f && ln tree/a/f tree/b/g && ln -s a/f tree/l &&
