@@ -681,6 +681,15 @@ then
 	test_set_prereq UNPRIV
 fi
 
+# XFS: mkfs.xfs is installed and the kernel mounts XFS (loading its
+# module if need be).
+if command -v mkfs.xfs >/dev/null 2>&1 &&
+	{ grep -qw xfs /proc/filesystems || modprobe -q xfs 2>/dev/null; } &&
+	grep -qw xfs /proc/filesystems
+then
+	test_set_prereq XFS
+fi
+
 # volume_image IMG MB: make_image's "small" ext4 image plus what makes
 # many volumes, for the multi-volume tests at a fraction of the cost of
 # the full image: bigfile.bin, MB MiB of random data, and longdir/ with

@@ -9,8 +9,6 @@ dump 0.4b47 reads the wrong blocks there (0.4b48 fixed that): a known
 upstream defect, as is 0.4b47 restore on the map of 0.4b56.'
 . "$(dirname "$0")/lib.sh"
 
-command -v mkfs.xfs >/dev/null 2>&1 && test_set_prereq XFS
-
 # 2^32 blocks of 4 KiB are 131072 groups of 32768 blocks, 16 inodes each
 # with -N below: an inode above this number lives above block 2^32, and
 # ext4 allocates a file's blocks and EA block near its inode.

@@ -27,9 +27,6 @@ command -v setfacl >/dev/null 2>&1 && command -v getfacl >/dev/null 2>&1 &&
 	command -v getfattr >/dev/null 2>&1 && test_set_prereq ACL
 test -f "$HELPERS/cmpdump.py" && test_have_prereq PYTHON && test_set_prereq CMPDUMP
 P=ROOT,LOOP,ORACLE,OURDUMP,OURRESTORE,ATTR,ACL
-command -v mkfs.xfs >/dev/null 2>&1 &&
-	{ grep -qw xfs /proc/filesystems || modprobe -q xfs 2>/dev/null; } &&
-	grep -qw xfs /proc/filesystems && test_set_prereq XFS
 
 # paths DIR [FIND-TESTS]: the tree's paths, sorted, lost+found left out.
 paths() {
