@@ -107,6 +107,13 @@ LIB_STATE=$(mktemp -d "${TMPDIR:-/tmp}/dumptest.$TEST_NAME.XXXXXX") || exit 1
 # into c_label.  Through /dev/null every lookup probes the device.
 BLKID_FILE=/dev/null
 export BLKID_FILE
+# mke2fs and e2fsck read the administrator's /etc/mke2fs.conf and
+# /etc/e2fsck.conf.  Named files that do not exist make them use the
+# defaults built into e2fsprogs, so the block size, inode size and
+# features of an image do not depend on how this machine is set up.
+MKE2FS_CONFIG=$LIB_STATE/none/mke2fs.conf
+E2FSCK_CONFIG=$LIB_STATE/none/e2fsck.conf
+export MKE2FS_CONFIG E2FSCK_CONFIG
 # The interpreter (helpers/python.sh says which; run.sh chose it once
 # for a whole run). It goes first in PATH, for the helpers that call
 # python3 by name.

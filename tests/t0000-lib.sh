@@ -109,6 +109,13 @@ test_expect_success 'test_cmp shows a difference' '
 	! test_cmp x y >diff && grep "^-a" diff && grep "^+b" diff
 '
 
+test_expect_success 'mke2fs and e2fsck read no configuration of the machine' '
+	test -n "$MKE2FS_CONFIG" && ! test -e "$MKE2FS_CONFIG" &&
+	test -n "$E2FSCK_CONFIG" && ! test -e "$E2FSCK_CONFIG" &&
+	truncate -s 8M conf.img && mke2fs -q -F -t ext4 conf.img &&
+	e2fsck -fn conf.img >/dev/null
+'
+
 test_expect_success ROOT,LOOP 'image_attach and image_mount are undone at exit' '
 	run_sub <<-\EOS &&
 	test_description=inner
