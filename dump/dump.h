@@ -102,7 +102,7 @@ struct dump_maps {
 	uint8_t *used; /* TS_CLRI: allocated inodes */
 	uint8_t *dumped; /* TS_BITS: inodes on this dump */
 	uint8_t *dirs; /* candidate directories */
-	uint8_t *excluded; /* -e/-E, nodump, journal, resize */
+	uint8_t *excluded; /* -e/-E, nodump, fixed (traverse.c) */
 	uint8_t *metaonly; /* -m: inode without its data */
 	uint64_t estimate; /* tape blocks, as 0.4b47 estimates */
 };

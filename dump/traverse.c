@@ -3,8 +3,9 @@
  *
  * Pass I scans every inode in number order (libext2fs inode scan) and
  * fills the maps: used inodes (TS_CLRI), excluded inodes (journal,
- * resize inode, -e/-E, nodump when level >= -h), candidate directories,
- * and the selected inodes (TS_BITS: ctime >= base date, root always),
+ * resize inode, orphan file, quota files, -e/-E, nodump when level >=
+ * -h), candidate directories, and the selected inodes (TS_BITS: ctime
+ * >= base date, root always),
  * adding each selected inode to the size estimate (as 0.4b47 does);
  * the inodes of a group whose inode table is outside the file system or
  * overlaps another group's are skipped and reported.
@@ -67,26 +68,71 @@ blockest(const struct dump_fs *dfs, const struct ext2_inode_large *in)
 	return blkest + 1;
 }
 
-/* The inodes dump never dumps: the journal and the resize inode. */
+/*
+ * The inodes dump never dumps, in the order -v names them: the journal,
+ * the resize inode, and the inodes no name leads to where ext4 keeps its
+ * orphan list and its quota files.  No restore can place those; in the
+ * archive they only made every restore warn (0.4b53 leaves them out too).
+ */
+struct fixed_exclusion {
+	ext2_ino_t ino;
+	const char *what;
+};
+#define MAX_FIXED_EXCLUSIONS 6
+
+static size_t
+fixed_exclusions(struct ext2_super_block *sb,
+		 struct fixed_exclusion out[MAX_FIXED_EXCLUSIONS])
+{
+	size_t n = 0;
+
+	if (ext2fs_has_feature_journal(sb) && sb->s_journal_inum != 0)
+		out[n++] = (struct fixed_exclusion){sb->s_journal_inum,
+						    "journal inode"};
+	out[n++] = (struct fixed_exclusion){EXT2_RESIZE_INO, "resize inode"};
+#ifdef EXT4_FEATURE_COMPAT_ORPHAN_FILE
+	if (ext2fs_has_feature_orphan_file(sb) && sb->s_orphan_file_inum != 0)
+		out[n++] = (struct fixed_exclusion){sb->s_orphan_file_inum,
+						    "orphan inode"};
+#endif
+	if (ext2fs_has_feature_quota(sb)) {
+		if (sb->s_usr_quota_inum != 0)
+			out[n++] = (struct fixed_exclusion){
+			    sb->s_usr_quota_inum, "user quota inode"};
+		if (sb->s_grp_quota_inum != 0)
+			out[n++] = (struct fixed_exclusion){
+			    sb->s_grp_quota_inum, "group quota inode"};
+		if (sb->s_prj_quota_inum != 0)
+			out[n++] = (struct fixed_exclusion){
+			    sb->s_prj_quota_inum, "project quota inode"};
+	}
+	return n;
+}
+
 static int
 always_excluded(const struct dump_fs *dfs, ext2_ino_t ino)
 {
-	return ino == EXT2_RESIZE_INO ||
-	    (ext2fs_has_feature_journal(dfs->fs->super) &&
-	     ino == dfs->fs->super->s_journal_inum);
+	struct fixed_exclusion fixed[MAX_FIXED_EXCLUSIONS];
+	size_t i, n = fixed_exclusions(dfs->fs->super, fixed);
+
+	for (i = 0; i < n; i++)
+		if (fixed[i].ino == ino)
+			return 1;
+	return 0;
 }
 
 /* Verbose lines for them, printed before the passes as 0.4b47 does. */
 void
 traverse_report_fixed(const struct dump_opts *o, const struct dump_fs *dfs)
 {
-	ext2_ino_t j = dfs->fs->super->s_journal_inum;
+	struct fixed_exclusion fixed[MAX_FIXED_EXCLUSIONS];
+	size_t i, n = fixed_exclusions(dfs->fs->super, fixed);
 
 	if (!o->verbose)
 		return;
-	if (ext2fs_has_feature_journal(dfs->fs->super) && j != 0)
-		msg("Excluding inode %u (journal inode) from dump\n", j);
-	msg("Excluding inode %u (resize inode) from dump\n", EXT2_RESIZE_INO);
+	for (i = 0; i < n; i++)
+		msg("Excluding inode %u (%s) from dump\n", fixed[i].ino,
+		    fixed[i].what);
 }
 
 static int
